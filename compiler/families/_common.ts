@@ -1,0 +1,45 @@
+// Building blocks shared by every family's source schema.
+// Curated records are strict objects: a misspelt field is an error, not silently ignored.
+import { z } from "zod";
+
+export const entityId = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]{0,159}$/, "expected an id of 1-160 characters [A-Za-z0-9_.:-]");
+
+export const slug = z
+  .string()
+  .regex(/^[a-z0-9](?:[a-z0-9-]{0,158}[a-z0-9])?$/, "expected a slug of 1-160 characters [a-z0-9-]");
+
+/** ISO 8601 UTC date-time; written to the snapshot normalised to milliseconds. */
+export const dateTime = z.iso.datetime({ error: "expected an ISO 8601 UTC date-time" });
+
+/** A UTC calendar date, YYYY-MM-DD. */
+export const date = z.iso.date({ error: "expected a date YYYY-MM-DD" });
+
+export const url = z.url({ protocol: /^https?$/, error: "expected an http(s) URL" });
+
+export const text = (max: number) => z.string().min(1).max(max);
+
+export const nonNegative = z.number().min(0);
+
+/**
+ * Fields a real curation pipeline carries. The compiler accepts them, may use the review and
+ * visibility flags to decide eligibility, and never writes any of them to the snapshot.
+ */
+export const internalFields = {
+  sources: z.array(z.object({ url: z.string(), title: z.string().optional(), retrieved_at: z.string().optional() })).optional(),
+  provider_ids: z.record(z.string(), z.string()).optional(),
+  evidence: z.array(z.unknown()).optional(),
+  raw: z.unknown().optional(),
+  media: z.array(z.unknown()).optional(),
+  curator_notes: z.string().optional(),
+  ingested_at: z.string().optional(),
+};
+
+/** Visibility flags of a top-level record: hidden or deleted records never reach the snapshot. */
+export const visibilityFields = {
+  hidden: z.boolean().default(false),
+  deleted: z.boolean().default(false),
+};
+
+export const reviewState = z.enum(["unreviewed", "reviewed", "rejected"]);

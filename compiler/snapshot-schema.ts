@@ -1,0 +1,284 @@
+// The compiled snapshot's tables: the one contract between the compiler (writes) and the
+// server (reads). Column names equal response field names, so that SQL aliases produce the
+// response shape directly. Every table holds public-safe fields only.
+//
+// Conventions:
+// - `position` is the compiler's deterministic order within a list or snapshot (1-based);
+//   the server's `rank` is response-local and is recomputed after filtering.
+// - date-times are ISO 8601 UTC strings with milliseconds; dates are YYYY-MM-DD.
+// - booleans are INTEGER 0/1; arrays of strings are JSON text.
+// - *_count columns hold the total number of eligible items, which may exceed the at most
+//   20 rows kept per list.
+
+/** Bumped whenever a table or column changes meaning; the server refuses other versions. */
+export const SNAPSHOT_FORMAT_VERSION = 1;
+
+export const snapshotTables = `
+CREATE TABLE manifest (
+  key TEXT PRIMARY KEY,
+  value TEXT NOT NULL              -- JSON
+) WITHOUT ROWID;
+
+-- One row per precomputed snapshot; as_of is an ISO date-time (a date for none of them).
+CREATE TABLE snapshots (
+  name TEXT PRIMARY KEY,           -- trending_projects | fund_rankings | stock_rankings | market | trending_live
+  as_of TEXT                       -- NULL when the snapshot has no as_of (stock_rankings)
+) WITHOUT ROWID;
+
+CREATE TABLE projects (
+  id TEXT PRIMARY KEY,
+  slug TEXT NOT NULL UNIQUE,
+  name TEXT NOT NULL,
+  feature_count INTEGER NOT NULL,
+  event_count INTEGER NOT NULL,
+  round_count INTEGER NOT NULL
+) WITHOUT ROWID;
+
+CREATE TABLE project_features (
+  project_id TEXT NOT NULL,
+  position INTEGER NOT NULL,
+  feature_id TEXT NOT NULL,
+  feature_name TEXT NOT NULL,
+  display_name TEXT NOT NULL,
+  category TEXT NOT NULL,
+  status TEXT NOT NULL,
+  primary_url TEXT,
+  docs_url TEXT,
+  app_url TEXT,
+  chain_ids TEXT NOT NULL,         -- JSON array of strings
+  last_verified_at TEXT NOT NULL,
+  PRIMARY KEY (project_id, position)
+) WITHOUT ROWID;
+
+CREATE TABLE project_events (
+  project_id TEXT NOT NULL,
+  position INTEGER NOT NULL,
+  id TEXT NOT NULL,
+  type TEXT NOT NULL,
+  occurred_at TEXT NOT NULL,
+  PRIMARY KEY (project_id, position)
+) WITHOUT ROWID;
+
+CREATE TABLE funding_rounds (
+  project_id TEXT NOT NULL,
+  position INTEGER NOT NULL,
+  round_type TEXT NOT NULL,
+  amount_usd REAL NOT NULL,
+  announced_at TEXT NOT NULL,
+  PRIMARY KEY (project_id, position)
+) WITHOUT ROWID;
+
+-- The latest daily TVL observation of a project whose mapping is consistent.
+CREATE TABLE project_tvl (
+  project_id TEXT PRIMARY KEY,
+  as_of TEXT NOT NULL,             -- date
+  tvl_usd REAL NOT NULL
+) WITHOUT ROWID;
+
+CREATE TABLE trending_projects (
+  position INTEGER PRIMARY KEY,    -- 1..30
+  project_id TEXT NOT NULL,
+  hot_tier TEXT NOT NULL
+);
+
+CREATE TABLE tokens (
+  id TEXT PRIMARY KEY,
+  slug TEXT NOT NULL,
+  symbol TEXT NOT NULL,
+  name TEXT NOT NULL
+) WITHOUT ROWID;
+
+-- Present only when at least one tokenomics field passed the freshness and confidence rules.
+CREATE TABLE tokenomics (
+  token_id TEXT PRIMARY KEY,
+  as_of TEXT NOT NULL,             -- oldest verified_at among the fields kept
+  model_type TEXT                  -- NULL when that field was not kept
+) WITHOUT ROWID;
+
+CREATE TABLE tokenomics_allocations (
+  token_id TEXT NOT NULL,
+  position INTEGER NOT NULL,
+  bucket TEXT NOT NULL,
+  percent_supply REAL NOT NULL,
+  amount_native REAL NOT NULL,
+  PRIMARY KEY (token_id, position)
+) WITHOUT ROWID;
+
+CREATE TABLE tokenomics_vesting (
+  token_id TEXT NOT NULL,
+  position INTEGER NOT NULL,
+  allocation_bucket TEXT NOT NULL,
+  start_at TEXT NOT NULL,
+  cliff_at TEXT,
+  end_at TEXT NOT NULL,
+  cadence TEXT NOT NULL,
+  percent_unlocked_at_tge REAL NOT NULL,
+  amount_native REAL NOT NULL,
+  PRIMARY KEY (token_id, position)
+) WITHOUT ROWID;
+
+CREATE TABLE tokenomics_utilities (
+  token_id TEXT NOT NULL,
+  position INTEGER NOT NULL,
+  utility_type TEXT NOT NULL,
+  PRIMARY KEY (token_id, position)
+) WITHOUT ROWID;
+
+-- The represented top-200 universe: eligible assets only, position by market cap.
+CREATE TABLE market_assets (
+  position INTEGER PRIMARY KEY,
+  token_id TEXT NOT NULL,
+  price_usd REAL NOT NULL,
+  market_cap_usd REAL NOT NULL,
+  volume_24h_usd REAL NOT NULL,
+  change_24h_pct REAL NOT NULL,
+  change_7d_pct REAL NOT NULL
+);
+
+-- At most 20 gainers and 20 losers per period, drawn from market_assets.
+CREATE TABLE market_movers (
+  period TEXT NOT NULL,            -- 24h | 7d
+  direction TEXT NOT NULL,         -- gainer | loser
+  position INTEGER NOT NULL,
+  token_id TEXT NOT NULL,
+  change_pct REAL NOT NULL,
+  PRIMARY KEY (period, direction, position)
+) WITHOUT ROWID;
+
+-- Exactly one row when the universe is non-empty.
+CREATE TABLE market_snapshot (
+  as_of TEXT NOT NULL,             -- oldest observed_at in the universe
+  represented_asset_count INTEGER NOT NULL,
+  represented_market_cap_usd REAL NOT NULL,
+  represented_volume_24h_usd REAL NOT NULL,
+  btc_price_usd REAL NOT NULL,
+  btc_change_24h_pct REAL NOT NULL,
+  btc_share_of_represented_market_cap_pct REAL NOT NULL,
+  eth_price_usd REAL NOT NULL,
+  eth_change_24h_pct REAL NOT NULL,
+  eth_share_of_represented_market_cap_pct REAL NOT NULL
+);
+
+CREATE TABLE people (
+  id TEXT PRIMARY KEY,
+  slug TEXT NOT NULL UNIQUE,
+  full_name TEXT NOT NULL,
+  investment_count INTEGER NOT NULL,
+  role_count INTEGER NOT NULL,
+  -- The bounded candidate set of people search: people with an eligible investment or role.
+  is_search_candidate INTEGER NOT NULL
+) WITHOUT ROWID;
+
+CREATE TABLE person_investments (
+  person_id TEXT NOT NULL,
+  position INTEGER NOT NULL,
+  project_id TEXT NOT NULL,
+  PRIMARY KEY (person_id, position)
+) WITHOUT ROWID;
+
+CREATE TABLE person_roles (
+  person_id TEXT NOT NULL,
+  position INTEGER NOT NULL,
+  project_id TEXT NOT NULL,
+  is_current INTEGER NOT NULL,
+  PRIMARY KEY (person_id, position)
+) WITHOUT ROWID;
+
+CREATE TABLE funds (
+  id TEXT PRIMARY KEY,
+  slug TEXT NOT NULL UNIQUE,
+  name TEXT NOT NULL,
+  fund_type TEXT NOT NULL
+) WITHOUT ROWID;
+
+CREATE TABLE fund_rankings (
+  position INTEGER PRIMARY KEY,    -- 1..30, by score
+  fund_id TEXT NOT NULL
+);
+
+CREATE TABLE stocks (
+  id TEXT PRIMARY KEY,
+  slug TEXT NOT NULL UNIQUE,
+  name TEXT NOT NULL,
+  ticker TEXT NOT NULL,
+  exchange TEXT NOT NULL,
+  region TEXT NOT NULL,
+  crypto_angle TEXT NOT NULL,
+  ipo_date TEXT NOT NULL,
+  is_pre_ipo INTEGER NOT NULL
+) WITHOUT ROWID;
+
+CREATE TABLE stock_rankings (
+  position INTEGER PRIMARY KEY,    -- 1..30, most recent IPO first
+  stock_id TEXT NOT NULL
+);
+
+CREATE TABLE news (
+  id TEXT PRIMARY KEY,
+  title TEXT NOT NULL,
+  summary TEXT NOT NULL,
+  published_at TEXT NOT NULL,
+  sentiment TEXT NOT NULL,
+  language TEXT NOT NULL
+) WITHOUT ROWID;
+
+CREATE TABLE news_entities (
+  news_id TEXT NOT NULL,
+  position INTEGER NOT NULL,
+  type TEXT NOT NULL,
+  id TEXT NOT NULL,
+  slug TEXT NOT NULL,
+  name TEXT NOT NULL,
+  PRIMARY KEY (news_id, position)
+) WITHOUT ROWID;
+
+CREATE TABLE events (
+  id TEXT PRIMARY KEY,
+  slug TEXT NOT NULL UNIQUE,
+  name TEXT NOT NULL,
+  event_type TEXT NOT NULL,
+  start_date TEXT NOT NULL,
+  end_date TEXT NOT NULL,
+  city TEXT NOT NULL,
+  country TEXT NOT NULL,
+  website_url TEXT
+) WITHOUT ROWID;
+
+CREATE TABLE x_accounts (
+  id TEXT PRIMARY KEY,             -- opaque: keyed hash of the normalised handle
+  linked_type TEXT,                -- project | person | NULL
+  linked_id TEXT
+) WITHOUT ROWID;
+
+-- Exact handle search: keyed hash (with the search key in manifest 'x_handle_search_key') to id.
+CREATE TABLE x_handle_index (
+  handle_hash TEXT PRIMARY KEY,
+  x_account_id TEXT NOT NULL
+) WITHOUT ROWID;
+
+-- day is 'live' or a UTC date; each of the previous 30 UTC days has a row even when empty.
+CREATE TABLE trending_days (
+  day TEXT PRIMARY KEY,
+  as_of TEXT NOT NULL
+) WITHOUT ROWID;
+
+CREATE TABLE trending_entities (
+  day TEXT NOT NULL,
+  position INTEGER NOT NULL,       -- 1..20
+  entity_type TEXT NOT NULL,       -- project | token | person | x_account
+  entity_id TEXT NOT NULL,
+  PRIMARY KEY (day, position)
+) WITHOUT ROWID;
+
+-- Search: one row per (entity, key). key is the lower-cased name, symbol or slug.
+-- Rows are inserted sorted by (key, entity_type, entity_id), so rowid order is key order
+-- and a LIMIT over the FTS index stops early.
+CREATE TABLE search_keys (
+  rowid INTEGER PRIMARY KEY,
+  key TEXT NOT NULL,
+  entity_type TEXT NOT NULL,       -- project | fund | person | token | stock
+  entity_id TEXT NOT NULL
+);
+CREATE INDEX search_keys_by_key ON search_keys (key, entity_type);
+CREATE VIRTUAL TABLE search_fts USING fts5 (key, content='search_keys', content_rowid='rowid', tokenize='trigram');
+`;

@@ -1,0 +1,75 @@
+// The service's cross-cutting policy, one table each: what an operation needs and costs,
+// what a tier may spend per window, and how old each snapshot may be when it is served.
+// docs/api.md publishes these same numbers.
+
+export const tiers = ["free", "pro", "pro_plus", "team", "internal"] as const;
+export type Tier = (typeof tiers)[number];
+
+export const scopes = [
+  "search", "discovery", "projects", "funds", "people", "tokens",
+  "markets", "stocks", "news", "events", "x_accounts",
+] as const;
+export type Scope = (typeof scopes)[number];
+
+export const operationIds = [
+  "search_entities", "search_people", "get_person_investments", "get_person_roles",
+  "get_project", "get_project_features", "get_project_events", "get_project_funding",
+  "get_project_market", "list_trending_projects", "get_tokenomics", "list_market_top_movers",
+  "get_market_snapshot", "list_stock_rankings", "list_fund_rankings", "list_trending_entities",
+  "get_news", "get_x_account", "get_event",
+] as const;
+export type OperationId = (typeof operationIds)[number];
+
+/** Scope (product decision 8) and credit cost (decision 10) of every operation. */
+export const operationPolicy: Record<OperationId, { scope: Scope; cost: number }> = {
+  search_entities: { scope: "search", cost: 2 },
+  search_people: { scope: "people", cost: 2 },
+  get_person_investments: { scope: "people", cost: 1 },
+  get_person_roles: { scope: "people", cost: 1 },
+  get_project: { scope: "projects", cost: 1 },
+  get_project_features: { scope: "projects", cost: 1 },
+  get_project_events: { scope: "projects", cost: 1 },
+  get_project_funding: { scope: "projects", cost: 1 },
+  get_project_market: { scope: "projects", cost: 1 },
+  list_trending_projects: { scope: "projects", cost: 1 },
+  get_tokenomics: { scope: "tokens", cost: 1 },
+  list_market_top_movers: { scope: "markets", cost: 1 },
+  get_market_snapshot: { scope: "markets", cost: 1 },
+  list_stock_rankings: { scope: "stocks", cost: 1 },
+  list_fund_rankings: { scope: "funds", cost: 1 },
+  list_trending_entities: { scope: "discovery", cost: 1 },
+  get_news: { scope: "news", cost: 1 },
+  get_x_account: { scope: "x_accounts", cost: 1 },
+  get_event: { scope: "events", cost: 1 },
+};
+
+/** Fixed windows aligned to the epoch, so every process computes the same window and reset_at. */
+export const RATE_WINDOW_MS = 60_000;
+
+/** Requests per window for each tier (decision 10); `internal` is the highest. */
+export const tierRateLimits: Record<Tier, number> = {
+  free: 60,
+  pro: 600,
+  pro_plus: 1_800,
+  team: 6_000,
+  internal: 1_000_000,
+};
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+/**
+ * How old a snapshot may be when a request is served (decision 14), measured from its as_of
+ * to the server's current time. Older data is never served.
+ */
+export const freshnessBounds = {
+  trending_live: 2 * HOUR,
+  trending_projects: DAY,
+  market: 6 * HOUR,
+  fund_rankings: 30 * DAY,
+  project_tvl: 2 * DAY,
+  tokenomics: 180 * DAY,
+} as const;
+
+/** Dated trending requests: the previous 30 UTC days (today is served by the live snapshot). */
+export const TRENDING_DATED_WINDOW_DAYS = 30;
