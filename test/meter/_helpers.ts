@@ -1,0 +1,49 @@
+// Shared set-up for the meter tests: a fresh meter file in a temporary folder, keys issued
+// through the real key-management functions, and a second connection to inspect the file.
+import Database from "better-sqlite3";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { openMeterDatabase } from "../../server/meter/_database.ts";
+import { createKey, type CreatedKey } from "../../server/meter/keys.ts";
+import type { Scope, Tier } from "../../server/policy.ts";
+
+/** 2026-11-21T18:29:10.250Z: inside the window that ends at 18:30:00.000Z. */
+export const T0 = Date.UTC(2026, 10, 21, 18, 29, 10, 250);
+
+export interface TempDir { path: string; file(name: string): string; remove(): void }
+
+export function tempDir(): TempDir {
+  const path = mkdtempSync(join(tmpdir(), "cei-meter-"));
+  return { path, file: (name) => join(path, name), remove: () => rmSync(path, { recursive: true, force: true }) };
+}
+
+export function issueKey(
+  file: string,
+  options: { tier?: Tier; credits: number; scopes?: Scope[]; name?: string },
+  now = T0,
+): CreatedKey {
+  const db = openMeterDatabase(file, { now: () => now });
+  try {
+    return createKey(db, { tier: options.tier ?? "free", credits: options.credits, scopes: options.scopes, name: options.name }, now);
+  } finally {
+    db.close();
+  }
+}
+
+/** Reads the file through its own connection, as another process would see it. */
+export function inspect(file: string): {
+  credits(keyId: string): number;
+  ledger(keyId: string): Array<{ kind: string; operation: string | null; delta: number; request_id: string | null }>;
+  ledgerSum(keyId: string): number;
+  close(): void;
+} {
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  return {
+    credits: (keyId) => db.prepare("SELECT credits FROM balances WHERE key_id = ?").pluck().get(keyId) as number,
+    ledger: (keyId) =>
+      db.prepare("SELECT kind, operation, delta, request_id FROM ledger WHERE key_id = ? ORDER BY seq").all(keyId) as never,
+    ledgerSum: (keyId) => db.prepare("SELECT coalesce(sum(delta), 0) FROM ledger WHERE key_id = ?").pluck().get(keyId) as number,
+    close: () => db.close(),
+  };
+}
