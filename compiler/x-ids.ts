@@ -1,0 +1,59 @@
+// Opaque X account ids and handle search hashes (docs/architecture.md, "X accounts").
+// The id key is derived from the compile secret and never stored, so ids cannot be reversed by
+// hashing guessed handles; the search key is published in the manifest so that the server can
+// hash a search query the same way.
+import { createHmac } from "node:crypto";
+
+const BASE32 = "abcdefghijklmnopqrstuvwxyz234567";
+
+/** Lower-case, without surrounding whitespace and without a leading `@`. */
+export function normaliseHandle(handle: string): string {
+  return handle.trim().replace(/^@/, "").toLowerCase();
+}
+
+function hmac(key: string | Buffer, message: string): Buffer {
+  return createHmac("sha256", key).update(message, "utf8").digest();
+}
+
+function base32(bytes: Buffer): string {
+  let out = "";
+  let buffer = 0;
+  let bits = 0;
+  for (const byte of bytes) {
+    buffer = (buffer << 8) | byte;
+    bits += 8;
+    while (bits >= 5) {
+      out += BASE32[(buffer >>> (bits - 5)) & 31];
+      bits -= 5;
+    }
+    buffer &= (1 << bits) - 1;
+  }
+  if (bits > 0) out += BASE32[(buffer << (5 - bits)) & 31];
+  return out;
+}
+
+let cachedSecret: string | undefined;
+let cachedIdKey: Buffer | undefined;
+
+function idKeyFor(secret: string): Buffer {
+  if (cachedSecret !== secret || cachedIdKey === undefined) {
+    cachedIdKey = hmac(secret, "cei/x-account-id/v1");
+    cachedSecret = secret;
+  }
+  return cachedIdKey;
+}
+
+/** The search key (hex) that the manifest publishes as `x_handle_search_key`. */
+export function handleSearchKey(secret: string): string {
+  return hmac(secret, "cei/x-handle-search/v1").toString("hex");
+}
+
+/** `xa_` + the first 26 base32 characters of HMAC(idKey, normalised handle). */
+export function xAccountId(secret: string, handle: string): string {
+  return "xa_" + base32(hmac(idKeyFor(secret), normaliseHandle(handle))).slice(0, 26);
+}
+
+/** hex(HMAC(searchKey, normalised handle)): the key of x_handle_index. */
+export function handleSearchHash(searchKeyHex: string, handle: string): string {
+  return hmac(Buffer.from(searchKeyHex, "hex"), normaliseHandle(handle)).toString("hex");
+}

@@ -1,0 +1,87 @@
+// Every error class: the exact `file:line: path: message` lines, sorted by file then line, and
+// no output file; an earlier file at --out is left untouched.
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { expect, test } from "vitest";
+import { compileSnapshot } from "../../compiler/compile.ts";
+import { FIXTURE_COMPILED_AT, FIXTURE_X_SECRET, fixtureDir } from "../_support/fixtures.ts";
+
+async function compileErrors(name: string, xSecret: string | undefined = FIXTURE_X_SECRET): Promise<{ problems: string[]; dir: string }> {
+  const dir = mkdtempSync(join(tmpdir(), "cei-errors-"));
+  const outFile = join(dir, "snapshot.db");
+  writeFileSync(outFile, "EARLIER SNAPSHOT");
+  const result = await compileSnapshot({ sourceDir: fixtureDir(name), outFile, compiledAt: FIXTURE_COMPILED_AT, ...(xSecret ? { xSecret } : {}) });
+  expect(result.ok).toBe(false);
+  expect(readFileSync(outFile, "utf8")).toBe("EARLIER SNAPSHOT");
+  expect(readdirSync(dir)).toEqual(["snapshot.db"]);
+  return { problems: result.ok ? [] : result.problems, dir };
+}
+
+test("schema problems and invalid JSON, every one of them", async () => {
+  const { problems } = await compileErrors("errors-schema");
+  expect(problems).toEqual([
+    "funds.jsonl:1: fund_type: expected one of: vc, angel, accelerator, launchpad, cvc, family-office",
+    "funds.jsonl:1: score: expected a number",
+    "projects.jsonl:3: (root): invalid JSON: Expected ',' or '}' after property value in JSON at position 26",
+    "projects.jsonl:4: slug: expected a slug of 1-160 characters [a-z0-9-]",
+    "projects.jsonl:4: name: expected a non-empty string",
+    "projects.jsonl:4: funding[0].amount_usd: expected a number >= 0",
+    "projects.jsonl:4: funding[0].announced_at: expected an ISO 8601 UTC date-time",
+    "projects.jsonl:4: funding[0].verified: expected a boolean",
+    'projects.jsonl:4: (root): unknown field "bogus"',
+    "projects.jsonl:5: (root): expected an object",
+    "projects.jsonl:6: id: required",
+    "projects.jsonl:6: tvl.mapping.state: expected one of: confirmed, conflicting, unmapped",
+    "tokens.jsonl:1: market.rank: expected an integer",
+    "tokens.jsonl:1: tokenomics.model_type.confidence: expected a number <= 1",
+    "trending.jsonl:1: entity.type: expected one of: project, token, person, x_account",
+    "trending.jsonl:1: day: expected a date YYYY-MM-DD",
+  ]);
+});
+
+test("broken references", async () => {
+  const { problems } = await compileErrors("errors-references");
+  expect(problems).toEqual([
+    "events.jsonl:1: end_date: end_date 2026-03-04 is before start_date 2026-03-05",
+    'news.jsonl:1: entities[1].id: unknown token "t_missing"',
+    'people.jsonl:1: investments[0].project_id: unknown project "p_missing"',
+    'people.jsonl:1: investments[1].round_id: round "r_missing" is not a funding round of project "p1"',
+    'people.jsonl:1: roles[0].project_id: unknown project "p_nope"',
+    'projects.jsonl:1: funding[0].investors[0].id: unknown fund "f_missing"',
+    'tokens.jsonl:1: project_id: unknown project "p_missing"',
+    'trending.jsonl:1: entity.id: unknown project "p_missing"',
+    "trending.jsonl:2: entity.handle: unknown X account: no record of x_accounts.jsonl has this handle",
+    'trending.jsonl:3: entity.id: unknown token "t_ghost"',
+    'x_accounts.jsonl:1: linked_entity.id: project "p_hidden" is hidden or deleted',
+    'x_accounts.jsonl:2: linked_entity.id: unknown person "person_missing"',
+  ]);
+});
+
+test("duplicate ids, slugs, list ids, benchmarks and X handles", async () => {
+  const { problems } = await compileErrors("errors-duplicates");
+  expect(problems).toEqual([
+    'funds.jsonl:2: id: duplicate id "f1" (first on line 1)',
+    'projects.jsonl:1: features[1].feature_id: duplicate feature_id "f1" (first at features[0])',
+    'projects.jsonl:2: slug: duplicate slug "p-1" (first on line 1)',
+    'projects.jsonl:3: id: duplicate id "p1" (first on line 1)',
+    'tokens.jsonl:2: benchmark: duplicate benchmark "btc" (first on line 1)',
+    "x_accounts.jsonl:2: handle: duplicate X handle (first on line 1)",
+  ]);
+});
+
+test("X accounts without an X secret are a clear error", async () => {
+  const { problems } = await compileErrors("valid", "");
+  expect(problems).toEqual([
+    "trending.jsonl:4: entity.handle: an X secret is required to resolve X handles (--x-secret-file <file> or env CEI_X_SECRET)",
+    "trending.jsonl:12: entity.handle: an X secret is required to resolve X handles (--x-secret-file <file> or env CEI_X_SECRET)",
+    "x_accounts.jsonl:1: (root): an X secret is required to compile X accounts (--x-secret-file <file> or env CEI_X_SECRET)",
+  ]);
+});
+
+test("a missing source folder is a problem, not an exception", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "cei-errors-"));
+  const result = await compileSnapshot({ sourceDir: join(dir, "nope"), outFile: join(dir, "s.db"), compiledAt: FIXTURE_COMPILED_AT });
+  expect(result).toEqual({ ok: false, problems: [`${join(dir, "nope")}: (root): source directory not found`] });
+  expect(existsSync(join(dir, "s.db"))).toBe(false);
+});
