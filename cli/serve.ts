@@ -1,0 +1,60 @@
+// `cei serve`: the snapshot (read-only) and the meter file, over HTTP.
+import type { Command } from "commander";
+import { createApp } from "../server/app.ts";
+import { startServer } from "../server/listen.ts";
+import { Meter } from "../server/meter/meter.ts";
+import { openSnapshot } from "../server/snapshot.ts";
+
+interface ServeOptions {
+  snapshot: string;
+  meter: string;
+  port: string;
+  host: string;
+  releaseTrendingProjects?: boolean;
+}
+
+function _port(value: string): number {
+  const port = Number(value);
+  if (!/^[0-9]{1,5}$/.test(value) || port > 65_535) throw new Error(`--port must be 0-65535, got "${value}"`);
+  return port;
+}
+
+export function registerServe(program: Command): void {
+  program
+    .command("serve")
+    .description("Serve the API from a compiled snapshot, metering every request in the meter file.")
+    .requiredOption("--snapshot <file>", "compiled snapshot (cei compile); opened read-only")
+    .requiredOption("--meter <file>", "meter database of keys, credits and rate windows (created if missing)")
+    .option("--port <n>", "TCP port", "8787")
+    .option("--host <addr>", "address to listen on", "127.0.0.1")
+    .option(
+      "--release-trending-projects",
+      "serve the release-gated GET /v1/projects/trending (also: CEI_RELEASE_TRENDING_PROJECTS=1)",
+    )
+    .action(async (options: ServeOptions) => {
+      let snapshot;
+      try {
+        snapshot = openSnapshot(options.snapshot);
+      } catch (error) {
+        program.error(`cei serve: ${error instanceof Error ? error.message : String(error)}`, { exitCode: 1 });
+      }
+      const meter = Meter.open(options.meter);
+      const releaseTrendingProjects =
+        options.releaseTrendingProjects === true || process.env.CEI_RELEASE_TRENDING_PROJECTS === "1";
+      const app = createApp({ snapshot, meter, releaseTrendingProjects });
+      const running = await startServer(app, { port: _port(options.port), host: options.host });
+      process.stdout.write(
+        `cei serving ${options.snapshot} on ${running.url}` +
+          (releaseTrendingProjects ? " (trending projects released)" : "") + "\n",
+      );
+      const shutdown = () => {
+        running.close().finally(() => {
+          meter.close();
+          snapshot.close();
+          process.exit(0);
+        });
+      };
+      process.once("SIGINT", shutdown);
+      process.once("SIGTERM", shutdown);
+    });
+}

@@ -1,0 +1,107 @@
+// `npm start`: everything a newcomer needs after `npm install`. Generates the bundled sample fresh
+// for this moment, compiles it, makes sure there is a working demo key, and serves.
+// State lives in ./var (CEI_HOME to change it); each run refreshes the sample and snapshot.
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { compileSnapshot } from "../compiler/compile.ts";
+import { writeSample } from "../data/sample.ts";
+import { createApp } from "../server/app.ts";
+import { startServer } from "../server/listen.ts";
+import { openMeterDatabase } from "../server/meter/_database.ts";
+import { createKey, listKeys } from "../server/meter/keys.ts";
+import { Meter } from "../server/meter/meter.ts";
+import { openSnapshot } from "../server/snapshot.ts";
+
+const home = resolve(process.env.CEI_HOME ?? "var");
+const port = Number(process.env.PORT ?? 8787);
+const host = process.env.HOST ?? "127.0.0.1";
+const paths = {
+  sample: join(home, "sample"),
+  snapshot: join(home, "snapshot.db"),
+  meter: join(home, "meter.db"),
+  xSecret: join(home, "x-secret"),
+  demoKey: join(home, "demo-key"),
+};
+
+/** A per-installation secret, kept so that X account ids stay stable across restarts. */
+function readOrCreateSecret(file: string): string {
+  if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString("hex") + "\n", { mode: 0o600 });
+  return readFileSync(file, "utf8").trim();
+}
+
+/**
+ * The demo key's secret is kept in var/demo-key (local development only; the meter itself stores
+ * hashes), so that every restart can print a working curl line.
+ */
+function ensureDemoKey(meter: Meter): string | undefined {
+  if (existsSync(paths.demoKey)) {
+    const secret = readFileSync(paths.demoKey, "utf8").trim();
+    if (meter.findKey(secret)?.state === "active") return secret;
+  }
+  const db = openMeterDatabase(paths.meter);
+  try {
+    if (listKeys(db).length > 0 && !existsSync(paths.demoKey)) return undefined;
+    const created = createKey(db, { tier: "pro", credits: 100_000, name: "demo" }, Date.now());
+    writeFileSync(paths.demoKey, created.key + "\n", { mode: 0o600 });
+    return created.key;
+  } finally {
+    db.close();
+  }
+}
+
+async function main(): Promise<void> {
+  mkdirSync(home, { recursive: true });
+  const now = new Date();
+  process.stderr.write(`cei: writing the sample as of ${now.toISOString()} to ${paths.sample}\n`);
+  await writeSample({ outDir: paths.sample, asOf: now, scale: 1 });
+  const compiled = await compileSnapshot({
+    sourceDir: paths.sample,
+    outFile: paths.snapshot,
+    compiledAt: now,
+    xSecret: readOrCreateSecret(paths.xSecret),
+  });
+  if (!compiled.ok) {
+    process.stderr.write(compiled.problems.join("\n") + "\ncei: the sample did not compile\n");
+    process.exit(1);
+  }
+  process.stderr.write(`cei: compiled ${paths.snapshot}\n`);
+
+  const meter = Meter.open(paths.meter);
+  const key = ensureDemoKey(meter);
+  const snapshot = openSnapshot(paths.snapshot);
+  const releaseTrendingProjects = process.env.CEI_RELEASE_TRENDING_PROJECTS === "1";
+  const running = await startServer(createApp({ snapshot, meter, releaseTrendingProjects }), { port, host });
+
+  const example = snapshot.prepare<[], { slug: string }>("SELECT slug FROM projects ORDER BY slug LIMIT 1").get();
+  const auth = key === undefined ? "Authorization: Bearer <your key>" : `Authorization: Bearer ${key}`;
+  process.stdout.write(
+    [
+      "",
+      `cei is serving on ${running.url}`,
+      key === undefined
+        ? `The meter already has keys; create one with: npx cei keys create --meter ${paths.meter} --tier pro --credits 1000`
+        : `Demo key (tier pro, 100000 credits): ${key}`,
+      "",
+      "Try:",
+      `  curl -s -H "${auth}" ${running.url}/v1/markets/snapshot`,
+      `  curl -s -H "${auth}" ${running.url}/v1/projects/${example?.slug ?? "<slug>"}/features`,
+      `  curl -s -H "${auth}" -H "content-type: application/json" -d '{"q":"${example?.slug.slice(0, 4) ?? "ab"}","limit":5}' ${running.url}/v1/search`,
+      "",
+      "Every operation is listed in docs/api.md. Ctrl-C stops the server.",
+      "",
+    ].join("\n"),
+  );
+
+  const shutdown = () => {
+    running.close().finally(() => {
+      meter.close();
+      snapshot.close();
+      process.exit(0);
+    });
+  };
+  process.once("SIGINT", shutdown);
+  process.once("SIGTERM", shutdown);
+}
+
+await main();

@@ -1,0 +1,68 @@
+// Rendering every response, success or error: the {data, meta} / {error, meta} envelope and the
+// headers that travel with it. Bodies are assembled as strings so that a payload is stringified once.
+import { randomUUID } from "node:crypto";
+import { HTTPResponse } from "h3";
+import type { RateLimitInfo } from "./meter/meter.ts";
+import type { ApiError } from "./errors.ts";
+import { RATE_WINDOW_MS } from "./policy.ts";
+
+/** What is known about the key's balance and window when the response is written. */
+export interface Metering {
+  credits_used: number;
+  credits_remaining?: number;
+  rate_limit?: RateLimitInfo;
+  retry_after_s?: number;
+}
+
+/** Matches ^[A-Za-z0-9_.:-]{8,96}$: "req_" and a random UUID, 40 characters. */
+export function newRequestId(): string {
+  return "req_" + randomUUID();
+}
+
+const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
+const WINDOW_SECONDS = RATE_WINDOW_MS / 1000;
+
+/** Serialises meta with request_id first; credits and rate_limit only when known. */
+function _metaJson(requestId: string, metering: Metering): string {
+  let json = `{"request_id":"${requestId}","credits_used":${metering.credits_used}`;
+  if (metering.credits_remaining !== undefined) json += `,"credits_remaining":${metering.credits_remaining}`;
+  const rate = metering.rate_limit;
+  if (rate !== undefined) {
+    json += `,"rate_limit":{"limit":${rate.limit},"remaining":${rate.remaining},"reset_at":"${rate.reset_at}","tier":"${rate.tier}"}`;
+  }
+  return json + "}";
+}
+
+function _headers(requestId: string, metering: Metering, now: number): Record<string, string> {
+  const headers: Record<string, string> = {
+    "content-type": JSON_CONTENT_TYPE,
+    "cache-control": "no-store",
+    "x-service-request-id": requestId,
+    "x-service-credits-used": String(metering.credits_used),
+  };
+  if (metering.credits_remaining !== undefined) headers["x-service-credits-remaining"] = String(metering.credits_remaining);
+  const rate = metering.rate_limit;
+  if (rate !== undefined) {
+    headers["x-service-rate-limit"] = `limit=${rate.limit};remaining=${rate.remaining};reset_at=${rate.reset_at};tier=${rate.tier}`;
+    // draft-ietf-httpapi-ratelimit-headers: quota and window in the policy, remaining and reset in the limit.
+    const resetSeconds = Math.max(0, Math.ceil((Date.parse(rate.reset_at) - now) / 1000));
+    headers["ratelimit-policy"] = `"default";q=${rate.limit};w=${WINDOW_SECONDS}`;
+    headers["ratelimit"] = `"default";r=${rate.remaining};t=${resetSeconds}`;
+  }
+  if (metering.retry_after_s !== undefined) headers["retry-after"] = String(metering.retry_after_s);
+  return headers;
+}
+
+export function respondData(requestId: string, data: unknown, metering: Metering, now: number): HTTPResponse {
+  const body = `{"data":${JSON.stringify(data)},"meta":${_metaJson(requestId, metering)}}`;
+  return new HTTPResponse(body, { status: 200, headers: _headers(requestId, metering, now) });
+}
+
+/** Errors never charge (product decision 4): credits_used is forced to 0. */
+export function respondError(requestId: string, error: ApiError, metering: Omit<Metering, "credits_used">, now: number): HTTPResponse {
+  const payload: { code: string; message: string; details?: unknown } = { code: error.code, message: error.message };
+  if (error.details !== undefined) payload.details = error.details;
+  const charged: Metering = { ...metering, credits_used: 0 };
+  const body = `{"error":${JSON.stringify(payload)},"meta":${_metaJson(requestId, charged)}}`;
+  return new HTTPResponse(body, { status: error.status, headers: _headers(requestId, charged, now) });
+}

@@ -1,0 +1,63 @@
+// The one error type of the API: a closed set of codes, one HTTP status per code.
+
+export const errorCodes = [
+  "INVALID_API_KEY",
+  "INSUFFICIENT_CREDITS",
+  "FORBIDDEN",
+  "NOT_FOUND",
+  "INVALID_REQUEST",
+  "RATE_LIMITED",
+  "INTERNAL_ERROR",
+] as const;
+export type ErrorCode = (typeof errorCodes)[number];
+
+/** NOT_FOUND is 404 (product decision 5); the rest are fixed by the API spec. */
+export const codeToStatus: Record<ErrorCode, number> = {
+  INVALID_API_KEY: 401,
+  INSUFFICIENT_CREDITS: 402,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  INVALID_REQUEST: 422,
+  RATE_LIMITED: 429,
+  INTERNAL_ERROR: 500,
+};
+
+/** One item of `error.details` (INVALID_REQUEST only). `path` names the parameter or body field. */
+export interface ErrorDetail {
+  path: string;
+  message: string;
+  code: string;
+}
+
+/** Default messages: every error a caller can receive is worded here. */
+export const defaultMessages: Record<ErrorCode, string> = {
+  INVALID_API_KEY: "A valid API key is required: send `Authorization: Bearer <API_KEY>`.",
+  INSUFFICIENT_CREDITS: "The API key does not have enough credits for this request.",
+  FORBIDDEN: "The API key is not allowed to call this operation.",
+  NOT_FOUND: "The requested resource was not found.",
+  INVALID_REQUEST: "The request is invalid; see error.details.",
+  RATE_LIMITED: "Rate limit exceeded; retry after the time given in Retry-After.",
+  INTERNAL_ERROR: "The request could not be completed.",
+};
+
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly details: readonly ErrorDetail[] | undefined;
+
+  constructor(code: ErrorCode, message: string = defaultMessages[code], details?: readonly ErrorDetail[]) {
+    super(message);
+    this.name = "ApiError";
+    this.code = code;
+    this.status = codeToStatus[code];
+    this.details = details;
+  }
+}
+
+export function invalidRequest(details: readonly ErrorDetail[]): ApiError {
+  return new ApiError("INVALID_REQUEST", defaultMessages.INVALID_REQUEST, details);
+}
+
+// Shared instances for the errors that carry no per-request information.
+export const notFound = new ApiError("NOT_FOUND");
+export const staleData = new ApiError("INTERNAL_ERROR", "The data behind this operation is not fresh enough to be served.");

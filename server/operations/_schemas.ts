@@ -1,0 +1,60 @@
+// Request and response building blocks shared by the operation files.
+import { z } from "zod";
+
+// ---- request ----
+
+/** Slugs and exact ids in paths: 1-160 characters (decision 7: 422 naming the parameter). */
+export const pathSlug = z
+  .string()
+  .min(1, "must be 1-160 characters")
+  .max(160, "must be 1-160 characters");
+
+/** `limit` as a query string: digits only, then the documented range. */
+export function limitQuery(max: number) {
+  return z
+    .string()
+    .regex(/^[0-9]{1,6}$/, `must be an integer from 1 to ${max}`)
+    .transform(Number)
+    .pipe(z.number().int().min(1, `must be an integer from 1 to ${max}`).max(max, `must be an integer from 1 to ${max}`))
+    .optional();
+}
+
+/** `limit` in a JSON body. */
+export function limitBody(max: number) {
+  return z
+    .number(`must be an integer from 1 to ${max}`)
+    .int(`must be an integer from 1 to ${max}`)
+    .min(1, `must be an integer from 1 to ${max}`)
+    .max(max, `must be an integer from 1 to ${max}`)
+    .optional();
+}
+
+/** An optional query enum; the message lists the allowed values. */
+export function enumQuery<const T extends readonly [string, ...string[]]>(values: T) {
+  return z.enum(values, `must be one of: ${values.join(", ")}`).optional();
+}
+
+export const noQuery = z.strictObject({});
+
+// ---- response ----
+
+export const dateTime = z.iso.datetime({ precision: 3 });
+export const date = z.iso.date();
+
+export const projectRef = z.strictObject({ id: z.string(), slug: z.string(), name: z.string() });
+export const personRef = z.strictObject({ id: z.string(), slug: z.string(), full_name: z.string() });
+export const tokenRef = z.strictObject({ id: z.string(), symbol: z.string(), name: z.string() });
+
+export const projectIdentity = z.strictObject({ type: z.literal("project"), id: z.string(), slug: z.string(), name: z.string() });
+export const tokenIdentity = z.strictObject({ type: z.literal("token"), id: z.string(), symbol: z.string(), name: z.string() });
+export const personIdentity = z.strictObject({ type: z.literal("person"), id: z.string(), slug: z.string(), full_name: z.string() });
+export const fundIdentity = z.strictObject({
+  type: z.literal("fund"), id: z.string(), slug: z.string(), name: z.string(), fund_type: z.string(),
+});
+export const stockIdentity = z.strictObject({
+  type: z.literal("stock"), id: z.string(), slug: z.string(), name: z.string(), ticker: z.string(),
+});
+export const linkedEntity = z.strictObject({ type: z.enum(["project", "person"]), id: z.string() });
+export const xAccountReference = z.strictObject({
+  type: z.literal("x_account"), id: z.string(), linked_entity: linkedEntity.optional(),
+});

@@ -1,0 +1,72 @@
+// 14. GET /v1/stocks/rankings: the 30 most recent IPOs, filtered by region and angle inside them.
+import { z } from "zod";
+import { date, enumQuery, limitQuery } from "./_schemas.ts";
+import { defineOperation } from "./_operation.ts";
+
+export const STOCK_RANKINGS_DEFAULT_LIMIT = 12;
+export const stockRegions = ["all", "us", "hk", "kr", "jp", "tw", "uk", "au", "br"] as const;
+export const stockAngles = [
+  "all", "btc-treasury", "eth-treasury", "spot-etf", "mining", "exchange", "custody",
+  "tokenizer", "stablecoin", "infrastructure", "diversified",
+] as const;
+
+export const listStockRankingsRequest = z.strictObject({
+  params: z.strictObject({}),
+  query: z.strictObject({ region: enumQuery(stockRegions), angle: enumQuery(stockAngles), limit: limitQuery(30) }),
+});
+
+const rankedStock = z.strictObject({
+  type: z.literal("stock"),
+  rank: z.number().int().min(1),
+  id: z.string(),
+  slug: z.string(),
+  name: z.string(),
+  ticker: z.string(),
+  exchange: z.string(),
+  region: z.string(),
+  crypto_angle: z.string(),
+  ipo_date: date,
+  is_pre_ipo: z.boolean(),
+});
+
+export const listStockRankingsResponse = z.strictObject({
+  kind: z.literal("stock_rankings"),
+  limit: z.number().int(),
+  region: z.enum(stockRegions),
+  angle: z.enum(stockAngles),
+  ranking_basis: z.literal("ipo_recent"),
+  results: z.array(rankedStock),
+});
+export type ListStockRankingsResponse = z.output<typeof listStockRankingsResponse>;
+
+type StockRow = Omit<z.output<typeof rankedStock>, "is_pre_ipo"> & { is_pre_ipo: number };
+
+export const listStockRankings = defineOperation({
+  id: "list_stock_rankings",
+  request: listStockRankingsRequest,
+  response: listStockRankingsResponse,
+  prepare({ snapshot }) {
+    // `all` binds NULL: no filter.
+    const rankings = snapshot.prepare<[{ region: string | null; angle: string | null; limit: number }], StockRow>(`
+      SELECT 'stock' AS type, row_number() OVER (ORDER BY r.position) AS rank,
+             s.id AS id, s.slug AS slug, s.name AS name, s.ticker AS ticker, s.exchange AS exchange,
+             s.region AS region, s.crypto_angle AS crypto_angle, s.ipo_date AS ipo_date, s.is_pre_ipo AS is_pre_ipo
+      FROM stock_rankings r JOIN stocks s ON s.id = r.stock_id
+      WHERE (@region IS NULL OR s.region = @region) AND (@angle IS NULL OR s.crypto_angle = @angle)
+      ORDER BY r.position LIMIT @limit`);
+    return ({ query }): ListStockRankingsResponse => {
+      const region = query.region ?? "all";
+      const angle = query.angle ?? "all";
+      const limit = query.limit ?? STOCK_RANKINGS_DEFAULT_LIMIT;
+      const rows = rankings.all({ region: region === "all" ? null : region, angle: angle === "all" ? null : angle, limit });
+      return {
+        kind: "stock_rankings",
+        limit,
+        region,
+        angle,
+        ranking_basis: "ipo_recent",
+        results: rows.map((row) => ({ ...row, is_pre_ipo: row.is_pre_ipo === 1 })),
+      };
+    };
+  },
+});

@@ -1,0 +1,117 @@
+// 16. GET /v1/discover/trending: the top-20 trending snapshot, live (≤2 h old) or for one of the
+// previous 30 UTC days; the entity filter and limit apply inside the fixed snapshot.
+import { z } from "zod";
+import { ApiError, staleData } from "../errors.ts";
+import { TRENDING_DATED_WINDOW_DAYS } from "../policy.ts";
+import { dateTime, enumQuery, limitQuery, linkedEntity } from "./_schemas.ts";
+import { isFresh } from "./_freshness.ts";
+import { defineOperation, invalidParameter } from "./_operation.ts";
+
+export const TRENDING_ENTITIES_DEFAULT_LIMIT = 20;
+const entityTypes = ["project", "token", "person", "x_account"] as const;
+const DAY_MS = 86_400_000;
+
+/** YYYY-MM-DD that is also a real calendar date. */
+const calendarDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, { message: "must be a UTC date in the form YYYY-MM-DD", abort: true })
+  .refine((value) => {
+    const at = Date.parse(`${value}T00:00:00.000Z`);
+    return Number.isFinite(at) && new Date(at).toISOString().startsWith(value);
+  }, { message: "must be a real calendar date", params: { code: "invalid_date" } })
+  .optional();
+
+export const listTrendingEntitiesRequest = z.strictObject({
+  params: z.strictObject({}),
+  query: z.strictObject({ entity_type: enumQuery(entityTypes), date: calendarDate, limit: limitQuery(20) }),
+});
+
+const rank = z.number().int().min(1);
+const trendingEntry = z.discriminatedUnion("type", [
+  z.strictObject({ type: z.literal("project"), rank, id: z.string(), slug: z.string(), name: z.string() }),
+  z.strictObject({ type: z.literal("token"), rank, id: z.string(), slug: z.string(), name: z.string() }),
+  z.strictObject({ type: z.literal("person"), rank, id: z.string(), slug: z.string(), full_name: z.string() }),
+  z.strictObject({ type: z.literal("x_account"), rank, id: z.string(), linked_entity: linkedEntity.optional() }),
+]);
+
+export const listTrendingEntitiesResponse = z.strictObject({
+  kind: z.literal("trending_topics"),
+  ranking_basis: z.literal("service_trending_signal"),
+  as_of: dateTime,
+  limit: z.number().int(),
+  entity_type: z.enum(entityTypes).nullable(),
+  date: z.string().nullable(),
+  results: z.array(trendingEntry),
+});
+export type ListTrendingEntitiesResponse = z.output<typeof listTrendingEntitiesResponse>;
+type TrendingEntry = z.output<typeof trendingEntry>;
+
+interface EntryRow {
+  type: TrendingEntry["type"]; rank: number; id: string;
+  slug: string | null; name: string | null; full_name: string | null;
+  linked_type: "project" | "person" | null; linked_id: string | null;
+}
+
+/** One query for every family; each entry then keeps only its family's identity fields. */
+function _entry(row: EntryRow): TrendingEntry {
+  switch (row.type) {
+    case "person":
+      return { type: row.type, rank: row.rank, id: row.id, slug: row.slug!, full_name: row.full_name! };
+    case "x_account":
+      return row.linked_type === null
+        ? { type: row.type, rank: row.rank, id: row.id }
+        : { type: row.type, rank: row.rank, id: row.id, linked_entity: { type: row.linked_type, id: row.linked_id! } };
+    default:
+      return { type: row.type, rank: row.rank, id: row.id, slug: row.slug!, name: row.name! };
+  }
+}
+
+export const listTrendingEntities = defineOperation({
+  id: "list_trending_entities",
+  request: listTrendingEntitiesRequest,
+  response: listTrendingEntitiesResponse,
+  prepare({ snapshot, now }) {
+    const asOfByDay = new Map(
+      snapshot.prepare<[], { day: string; as_of: string }>("SELECT day, as_of FROM trending_days").all().map((r) => [r.day, r.as_of]),
+    );
+    const entries = snapshot.prepare<[{ day: string; entity_type: string | null; limit: number }], EntryRow>(`
+      SELECT e.entity_type AS type, row_number() OVER (ORDER BY e.position) AS rank, e.entity_id AS id,
+             coalesce(p.slug, t.slug, h.slug) AS slug, coalesce(p.name, t.name) AS name, h.full_name AS full_name,
+             x.linked_type AS linked_type, x.linked_id AS linked_id
+      FROM trending_entities e
+        LEFT JOIN projects p ON e.entity_type = 'project' AND p.id = e.entity_id
+        LEFT JOIN tokens t ON e.entity_type = 'token' AND t.id = e.entity_id
+        LEFT JOIN people h ON e.entity_type = 'person' AND h.id = e.entity_id
+        LEFT JOIN x_accounts x ON e.entity_type = 'x_account' AND x.id = e.entity_id
+      WHERE e.day = @day AND (@entity_type IS NULL OR e.entity_type = @entity_type)
+      ORDER BY e.position LIMIT @limit`);
+    return ({ query }): ListTrendingEntitiesResponse | ApiError => {
+      const at = now();
+      const date = query.date ?? null;
+      let asOf: string | undefined;
+      if (date === null) {
+        asOf = asOfByDay.get("live");
+        if (!isFresh(asOf, "trending_live", at)) return staleData;
+      } else {
+        const today = Math.floor(at / DAY_MS) * DAY_MS;
+        const day = Date.parse(`${date}T00:00:00.000Z`);
+        if (day >= today || day < today - TRENDING_DATED_WINDOW_DAYS * DAY_MS) {
+          return invalidParameter("date", `must be one of the previous ${TRENDING_DATED_WINDOW_DAYS} UTC days`, "outside_window");
+        }
+        asOf = asOfByDay.get(date);
+        if (asOf === undefined) return staleData;
+      }
+      const entityType = query.entity_type ?? null;
+      const limit = query.limit ?? TRENDING_ENTITIES_DEFAULT_LIMIT;
+      return {
+        kind: "trending_topics",
+        ranking_basis: "service_trending_signal",
+        as_of: asOf!,
+        limit,
+        entity_type: entityType,
+        date,
+        results: entries.all({ day: date ?? "live", entity_type: entityType, limit }).map(_entry),
+      };
+    };
+  },
+});

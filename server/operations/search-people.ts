@@ -1,0 +1,44 @@
+// 2. GET /v1/people/search: people matched by name or slug inside the bounded candidate set
+// (people with an eligible investment or role); not a profile or a people export.
+import { z } from "zod";
+import { limitQuery, personIdentity } from "./_schemas.ts";
+import { createSearchIndex, searchText } from "./_search.ts";
+import { defineOperation } from "./_operation.ts";
+
+export const PEOPLE_SEARCH_DEFAULT_LIMIT = 10;
+
+export const searchPeopleRequest = z.strictObject({
+  params: z.strictObject({}),
+  query: z.strictObject({ query: searchText, limit: limitQuery(20) }),
+});
+
+export const searchPeopleResponse = z.strictObject({
+  kind: z.literal("people_search"),
+  query: z.string(),
+  limit: z.number().int(),
+  results: z.array(personIdentity),
+});
+export type SearchPeopleResponse = z.output<typeof searchPeopleResponse>;
+type PersonIdentity = z.output<typeof personIdentity>;
+
+export const searchPeople = defineOperation({
+  id: "search_people",
+  request: searchPeopleRequest,
+  response: searchPeopleResponse,
+  prepare({ snapshot }) {
+    const index = createSearchIndex(snapshot);
+    const people = new Set(["person"] as const);
+    const candidateById = snapshot.prepare<[string], PersonIdentity>(
+      "SELECT 'person' AS type, id, slug, full_name FROM people WHERE id = ? AND is_search_candidate = 1",
+    );
+    return ({ query }): SearchPeopleResponse => {
+      const limit = query.limit ?? PEOPLE_SEARCH_DEFAULT_LIMIT;
+      const results: PersonIdentity[] = [];
+      for (const hit of index.search(query.query, people, limit)) {
+        const person = candidateById.get(hit.id);
+        if (person !== undefined) results.push(person);
+      }
+      return { kind: "people_search", query: query.query, limit, results };
+    };
+  },
+});

@@ -1,0 +1,102 @@
+// The server under test: a snapshot compiled from fixtures/valid by the real compiler, a real
+// meter file in a temp dir, keys made with the meter's key functions, and an injected clock that
+// starts at FIXTURE_COMPILED_AT. `startTestServer` puts an app on an ephemeral port.
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type Database from "better-sqlite3";
+import type { H3 } from "h3";
+import { createApp } from "../../server/app.ts";
+import { startServer, type RunningServer } from "../../server/listen.ts";
+import { openMeterDatabase } from "../../server/meter/_database.ts";
+import { createKey, disableKey, revokeKey } from "../../server/meter/keys.ts";
+import { Meter } from "../../server/meter/meter.ts";
+import type { Scope, Tier } from "../../server/policy.ts";
+import { openSnapshot } from "../../server/snapshot.ts";
+import { compileFixture, FIXTURE_COMPILED_AT } from "./fixtures.ts";
+
+export const FIXTURE_NOW = FIXTURE_COMPILED_AT.getTime();
+export const REQUEST_ID = /^[A-Za-z0-9_.:-]{8,96}$/;
+
+export interface CallResult {
+  status: number;
+  headers: Headers;
+  /** Parsed JSON body (null for HEAD). */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  body: any;
+  text: string;
+}
+
+export interface CallOptions {
+  key?: string | null;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface TestService {
+  app: H3;
+  meter: Meter;
+  snapshot: Database.Database;
+  /** The injected clock: set `clock.now` to move time for the app and the meter alike. */
+  clock: { now: number };
+  /** A fresh key (own balance and rate window); all scopes unless named. */
+  newKey(options?: { tier?: Tier; credits?: number; scopes?: Scope[] }): { id: string; key: string };
+  disableKey(id: string): void;
+  revokeKey(id: string): void;
+  call(method: string, path: string, options?: CallOptions): Promise<CallResult>;
+  close(): void;
+}
+
+let compiled: Promise<string> | undefined;
+
+/** fixtures/valid compiled once per test file (each file runs in its own worker). */
+export function fixtureSnapshot(): Promise<string> {
+  compiled ??= compileFixture("valid");
+  return compiled;
+}
+
+export async function createTestService(options: { releaseTrendingProjects?: boolean } = {}): Promise<TestService> {
+  const snapshotFile = await fixtureSnapshot();
+  const meterFile = join(mkdtempSync(join(tmpdir(), "cei-meter-")), "meter.db");
+  const clock = { now: FIXTURE_NOW };
+  const now = () => clock.now;
+  const admin = openMeterDatabase(meterFile, { now });
+  const meter = Meter.open(meterFile, { now, synchronous: "NORMAL" });
+  const snapshot = openSnapshot(snapshotFile);
+  const app = createApp({ snapshot, meter, now, releaseTrendingProjects: options.releaseTrendingProjects, checkResponses: true });
+  let defaultKey: string | undefined;
+
+  const service: TestService = {
+    app, meter, snapshot, clock,
+    newKey({ tier = "pro", credits = 1_000, scopes } = {}) {
+      const created = createKey(admin, { tier, credits, scopes }, clock.now);
+      return { id: created.id, key: created.key };
+    },
+    disableKey: (id) => void disableKey(admin, id, clock.now),
+    revokeKey: (id) => void revokeKey(admin, id, clock.now),
+    async call(method, path, { key, body, headers = {} } = {}) {
+      const auth: Record<string, string> = key === null ? {} : { authorization: `Bearer ${key ?? (defaultKey ??= service.newKey().key)}` };
+      const init: RequestInit = { method, headers: { ...auth, ...headers } };
+      if (body !== undefined) {
+        init.body = typeof body === "string" ? body : JSON.stringify(body);
+        if (!Object.keys(headers).some((h) => h.toLowerCase() === "content-type")) {
+          init.headers = { ...(init.headers as Record<string, string>), "content-type": "application/json" };
+        }
+      }
+      const response = await app.request(path, init);
+      const text = await response.text();
+      return { status: response.status, headers: response.headers, text, body: text === "" ? null : JSON.parse(text) };
+    },
+    close() {
+      meter.close();
+      admin.close();
+      snapshot.close();
+    },
+  };
+  return service;
+}
+
+/** Listens on 127.0.0.1 and an ephemeral port; `close()` also ends keep-alive connections. */
+export function startTestServer(app: H3): Promise<RunningServer> {
+  return startServer(app, { port: 0, host: "127.0.0.1" });
+}
