@@ -1,22 +1,28 @@
 // Step 1-2: stream every family file line by line, validate it, and stage valid records
 // (as JSONB, with their line number) in the staging database. Problems are staged too, so
 // that nothing grows in JS memory with the size of the input.
-import { createReadStream, existsSync } from "node:fs";
+import { createReadStream, existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
+import { Worker } from "node:worker_threads";
 import type Database from "better-sqlite3";
 import { familyFiles } from "./families/index.ts";
-import { formatIssues } from "./issues.ts";
-import { handleSearchHash, handleSearchKey, xAccountId } from "./x-ids.ts";
+import { validateBatch, type LineBatch, type LineVerdict } from "./validate-lines.ts";
 
 export interface ReadOptions {
   sourceDir: string;
   xSecret: string | undefined;
   onProgress: ((message: string) => void) | undefined;
+  useWorker?: boolean | undefined;
 }
 
 const PROGRESS_EVERY = 100_000;
-const BATCH = 20_000;
+const LINES_PER_TRANSACTION = 20_000;
+const LINES_PER_BATCH = 1_000;
+/** Batches validated ahead of the inserts; bounds memory whatever the input size. */
+const BATCHES_IN_FLIGHT = 8;
+/** Below this much input a worker's start-up costs more than it saves. */
+const WORKER_THRESHOLD_BYTES = 4 * 1024 * 1024;
 
 /** Raw staging tables: one per family; x_accounts and trending carry the keyed X ids computed in JS. */
 export const rawStagingDdl = `
@@ -29,59 +35,119 @@ ${familyFiles
   .join("\n")}
 `;
 
-export async function readSources(db: Database.Database, options: ReadOptions): Promise<void> {
-  const addProblem = db.prepare("INSERT INTO problems (file, line, path, message) VALUES (?, ?, ?, ?)");
-  for (const { family, file, schema } of familyFiles) {
-    const path = join(options.sourceDir, file);
-    if (!existsSync(path)) continue;
-    const columns = family === "x_accounts" ? "line, doc, xid, handle_hash" : family === "trending" ? "line, doc, xid" : "line, doc";
-    const values = family === "x_accounts" ? "?, jsonb(?), ?, ?" : family === "trending" ? "?, jsonb(?), ?" : "?, jsonb(?)";
-    const insert = db.prepare(`INSERT INTO r_${family} (${columns}) VALUES (${values})`);
-    const secret = options.xSecret;
-    let secretReported = false;
-    let searchKey: string | undefined;
-    let lineNumber = 0;
-    let pending = 0;
-    db.exec("BEGIN");
-    const lines = createInterface({ input: createReadStream(path, { encoding: "utf8" }), crlfDelay: Infinity });
-    for await (const line of lines) {
-      lineNumber += 1;
-      if (++pending >= BATCH) {
-        db.exec("COMMIT; BEGIN");
-        pending = 0;
-      }
-      if (lineNumber % PROGRESS_EVERY === 0) options.onProgress?.(`${file}: ${lineNumber} lines`);
-      if (line.trim() === "") continue;
-      let input: unknown;
-      try {
-        input = JSON.parse(line);
-      } catch (error) {
-        addProblem.run(file, lineNumber, "(root)", `invalid JSON: ${(error as Error).message}`);
-        continue;
-      }
-      const result = schema.safeParse(input);
-      if (!result.success) {
-        for (const p of formatIssues(result.error.issues, input)) addProblem.run(file, lineNumber, p.path, p.message);
-        continue;
-      }
-      if (family === "x_accounts") {
-        if (secret === undefined) {
-          if (!secretReported) addProblem.run(file, lineNumber, "(root)", "an X secret is required to compile X accounts (--x-secret-file <file> or env CEI_X_SECRET)");
-          secretReported = true;
-          continue;
-        }
-        const handle = (result.data as { handle: string }).handle;
-        insert.run(lineNumber, line, xAccountId(secret, handle), handleSearchHash(searchKey ??= handleSearchKey(secret), handle));
-      } else if (family === "trending") {
-        const entity = (result.data as { entity: { type: string; handle?: string } }).entity;
-        if (entity.handle === undefined) insert.run(lineNumber, line, null);
-        else if (secret !== undefined) insert.run(lineNumber, line, xAccountId(secret, entity.handle));
-        else addProblem.run(file, lineNumber, "entity.handle", "an X secret is required to resolve X handles (--x-secret-file <file> or env CEI_X_SECRET)");
-      } else {
-        insert.run(lineNumber, line);
-      }
-    }
-    db.exec("COMMIT");
-    options.onProgress?.(`${file}: ${lineNumber} lines read`);
+/**
+ * Validates batches of lines, in order. Large inputs are parsed and validated on a worker thread
+ * while this thread reads and inserts, so that compiling costs about what reading and inserting
+ * alone cost; small inputs are validated inline.
+ */
+class BatchValidator {
+  readonly #worker: Worker | undefined;
+  readonly #waiting: Array<(verdicts: LineVerdict[]) => void> = [];
+  readonly #xSecret: string | undefined;
+
+  constructor(useWorker: boolean, xSecret: string | undefined) {
+    this.#xSecret = xSecret;
+    if (!useWorker) return;
+    this.#worker = new Worker(new URL("./_validate-worker.mjs", import.meta.url), { workerData: { xSecret } });
+    this.#worker.on("message", (verdicts: LineVerdict[]) => this.#waiting.shift()!(verdicts));
   }
+
+  validate(batch: LineBatch): Promise<LineVerdict[]> {
+    if (this.#worker === undefined) return Promise.resolve(validateBatch(batch, this.#xSecret));
+    const worker = this.#worker;
+    return new Promise((resolve, reject) => {
+      this.#waiting.push(resolve);
+      worker.once("error", reject);
+      worker.postMessage(batch);
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.#worker?.terminate();
+  }
+}
+
+function inputBytes(sourceDir: string): number {
+  let bytes = 0;
+  for (const { file } of familyFiles) {
+    const path = join(sourceDir, file);
+    if (existsSync(path)) bytes += statSync(path).size;
+  }
+  return bytes;
+}
+
+export async function readSources(db: Database.Database, options: ReadOptions): Promise<void> {
+  const validator = new BatchValidator(
+    options.useWorker ?? inputBytes(options.sourceDir) >= WORKER_THRESHOLD_BYTES,
+    options.xSecret,
+  );
+  try {
+    for (const family of familyFiles) await readFamily(db, family, validator, options);
+  } finally {
+    await validator.close();
+  }
+}
+
+async function readFamily(db: Database.Database, { family, file }: (typeof familyFiles)[number], validator: BatchValidator, options: ReadOptions): Promise<void> {
+  const path = join(options.sourceDir, file);
+  if (!existsSync(path)) return;
+  const addProblem = db.prepare("INSERT INTO problems (file, line, path, message) VALUES (?, ?, ?, ?)");
+  const columns = family === "x_accounts" ? "line, doc, xid, handle_hash" : family === "trending" ? "line, doc, xid" : "line, doc";
+  const values = family === "x_accounts" ? "?, jsonb(?), ?, ?" : family === "trending" ? "?, jsonb(?), ?" : "?, jsonb(?)";
+  const insert = db.prepare(`INSERT INTO r_${family} (${columns}) VALUES (${values})`);
+  let secretReported = false;
+  let uncommitted = 0;
+
+  const stage = (firstLine: number, lines: string[], verdicts: LineVerdict[]) => {
+    verdicts.forEach((verdict, i) => {
+      const lineNumber = firstLine + i;
+      if (verdict.kind === "blank") return;
+      if (verdict.kind === "problems") {
+        for (const p of verdict.problems) addProblem.run(file, lineNumber, p.path, p.message);
+      } else if (verdict.needsSecret && family === "x_accounts") {
+        if (!secretReported) addProblem.run(file, lineNumber, "(root)", "an X secret is required to compile X accounts (--x-secret-file <file> or env CEI_X_SECRET)");
+        secretReported = true;
+      } else if (verdict.needsSecret) {
+        addProblem.run(file, lineNumber, "entity.handle", "an X secret is required to resolve X handles (--x-secret-file <file> or env CEI_X_SECRET)");
+      } else if (family === "x_accounts") {
+        insert.run(lineNumber, lines[i], verdict.xid, verdict.handleHash);
+      } else if (family === "trending") {
+        insert.run(lineNumber, lines[i], verdict.xid);
+      } else {
+        insert.run(lineNumber, lines[i]);
+      }
+    });
+    uncommitted += lines.length;
+    if (uncommitted >= LINES_PER_TRANSACTION) {
+      db.exec("COMMIT; BEGIN");
+      uncommitted = 0;
+    }
+  };
+
+  const inFlight: Array<{ firstLine: number; lines: string[]; verdicts: Promise<LineVerdict[]> }> = [];
+  const stageOldest = async () => {
+    const oldest = inFlight.shift()!;
+    stage(oldest.firstLine, oldest.lines, await oldest.verdicts);
+  };
+  let lineNumber = 0;
+  let batch: string[] = [];
+  const dispatch = () => {
+    inFlight.push({ firstLine: lineNumber - batch.length + 1, lines: batch, verdicts: validator.validate({ family, lines: batch }) });
+    batch = [];
+  };
+
+  db.exec("BEGIN");
+  const lines = createInterface({ input: createReadStream(path, { encoding: "utf8" }), crlfDelay: Infinity });
+  for await (const line of lines) {
+    lineNumber += 1;
+    batch.push(line);
+    if (lineNumber % PROGRESS_EVERY === 0) options.onProgress?.(`${file}: ${lineNumber} lines`);
+    if (batch.length < LINES_PER_BATCH) continue;
+    dispatch();
+    if (inFlight.length >= BATCHES_IN_FLIGHT) await stageOldest();
+  }
+  if (batch.length > 0) dispatch();
+  while (inFlight.length > 0) await stageOldest();
+  db.exec("COMMIT");
+  options.onProgress?.(`${file}: ${lineNumber} lines read`);
 }
