@@ -48,3 +48,20 @@ test("schema writes one JSON Schema per family", async () => {
   expect(projects.required).toEqual(["id", "slug", "name"]);
   expect(projects.additionalProperties).toBe(false);
 });
+
+test("without --x-secret-file or CEI_X_SECRET, compile creates .cei-x-secret beside the output once and reuses it", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "cei-cli-secret-"));
+  const env = { CEI_X_SECRET: "" };
+  const args = (out: string) => ["compile", "--source", fixtureDir("valid"), "--out", join(dir, out), "--as-of", "2026-03-01T12:00:00Z"];
+  const first = await cei(args("a.db"), env);
+  expect(first.code).toBe(0);
+  expect(first.stderr).toContain("created the X id secret");
+  const secret = readFileSync(join(dir, ".cei-x-secret"), "utf8");
+  expect(secret).toMatch(/^[0-9a-f]{64}\n$/);
+  const second = await cei(args("b.db"), env);
+  expect(second.code).toBe(0);
+  expect(second.stderr).not.toContain("created the X id secret");
+  expect(readFileSync(join(dir, ".cei-x-secret"), "utf8")).toBe(secret);
+  // Same sources, options and (reused) secret: byte-identical, so X account ids are stable.
+  expect(readFileSync(join(dir, "a.db")).equals(readFileSync(join(dir, "b.db")))).toBe(true);
+});
