@@ -1,21 +1,25 @@
 // The `cei` command: one subcommand module per concern, each registering itself.
+// Only the invoked subcommand's module is loaded (all of them for help), so that `cei serve`
+// does not pay for loading the compiler and the sample generator at start-up.
 import { Command } from "commander";
-import { registerCompile } from "./compile.ts";
-import { registerInspect } from "./inspect.ts";
-import { registerKeys } from "./keys.ts";
-import { registerSample } from "./sample.ts";
-import { registerSchema } from "./schema.ts";
-import { registerServe } from "./serve.ts";
+
+type Register = (program: Command) => void;
+
+const subcommands: Record<string, () => Promise<Register>> = {
+  compile: async () => (await import("./compile.ts")).registerCompile,
+  sample: async () => (await import("./sample.ts")).registerSample,
+  schema: async () => (await import("./schema.ts")).registerSchema,
+  inspect: async () => (await import("./inspect.ts")).registerInspect,
+  serve: async () => (await import("./serve.ts")).registerServe,
+  keys: async () => (await import("./keys.ts")).registerKeys,
+};
 
 const program = new Command("cei")
   .description("Curated entity intelligence: compile curated sources, serve the snapshot, manage keys.")
   .showHelpAfterError();
 
-registerCompile(program);
-registerSample(program);
-registerSchema(program);
-registerInspect(program);
-registerServe(program);
-registerKeys(program);
+const invoked = process.argv[2];
+const needed = invoked !== undefined && Object.hasOwn(subcommands, invoked) ? [invoked] : Object.keys(subcommands);
+for (const name of needed) (await subcommands[name]!())(program);
 
 await program.parseAsync(process.argv);

@@ -11,6 +11,7 @@ interface ServeOptions {
   port: string;
   host: string;
   releaseTrendingProjects?: boolean;
+  meterSync?: string;
 }
 
 function _port(value: string): number {
@@ -28,6 +29,10 @@ export function registerServe(program: Command): void {
     .option("--port <n>", "TCP port", "8787")
     .option("--host <addr>", "address to listen on", "127.0.0.1")
     .option(
+      "--meter-sync <mode>",
+      "meter durability: full = a committed charge survives power loss (default); normal = survives a process crash, fewer fsyncs (also: CEI_METER_SYNC)",
+    )
+    .option(
       "--release-trending-projects",
       "serve the release-gated GET /v1/projects/trending (also: CEI_RELEASE_TRENDING_PROJECTS=1)",
     )
@@ -38,7 +43,11 @@ export function registerServe(program: Command): void {
       } catch (error) {
         program.error(`cei serve: ${error instanceof Error ? error.message : String(error)}`, { exitCode: 1 });
       }
-      const meter = Meter.open(options.meter);
+      const meterSync = (options.meterSync ?? process.env.CEI_METER_SYNC ?? "full").toUpperCase();
+      if (meterSync !== "FULL" && meterSync !== "NORMAL") {
+        program.error(`cei serve: --meter-sync must be full or normal, got "${options.meterSync ?? process.env.CEI_METER_SYNC}"`, { exitCode: 1 });
+      }
+      const meter = Meter.open(options.meter, { synchronous: meterSync });
       const releaseTrendingProjects =
         options.releaseTrendingProjects === true || process.env.CEI_RELEASE_TRENDING_PROJECTS === "1";
       const app = createApp({ snapshot, meter, releaseTrendingProjects });

@@ -1,7 +1,7 @@
 // The request pipeline, in the check order of product decision 3:
 // key (401/403) → route (404) → scope (403) → outcome computed without side effects →
 // meter.settle (429, 422, 402, 404, charge) → response, sent after the settle has committed.
-import type { H3Event, HTTPResponse } from "h3";
+import type { H3Event } from "h3";
 import { ApiError, type ErrorDetail } from "./errors.ts";
 import type { KeyRecord, Meter, Settlement } from "./meter/meter.ts";
 import type { OperationHandler, OperationResult } from "./operations/_operation.ts";
@@ -50,7 +50,7 @@ export class Pipeline {
   }
 
   /** Steps 1-2: the key, or the 401/403 answer. Unknown, missing and malformed keys look alike. */
-  authenticate(event: H3Event, requestId: string): KeyRecord | HTTPResponse {
+  authenticate(event: H3Event, requestId: string): KeyRecord | Response {
     const header = event.req.headers.get("authorization");
     const match = header === null ? null : BEARER.exec(header);
     const key = match === null ? undefined : this.#deps.meter.findKey(match[1]!);
@@ -60,19 +60,19 @@ export class Pipeline {
   }
 
   /** An answer given before the meter's transaction: nothing counted, balance and window reported. */
-  refuse(requestId: string, key: KeyRecord, error: ApiError): HTTPResponse {
+  refuse(requestId: string, key: KeyRecord, error: ApiError): Response {
     return respondError(requestId, error, this.#deps.meter.status(key), this.#deps.now());
   }
 
   /** Unknown path or method, or an unreleased operation: 404 after authentication (decision 5). */
-  notFound(event: H3Event): HTTPResponse {
+  notFound(event: H3Event): Response {
     const requestId = newRequestId();
     const key = this.authenticate(event, requestId);
     if (!_isKey(key)) return key;
     return this.refuse(requestId, key, routeNotFound);
   }
 
-  async handle(event: H3Event, served: ServedRoute, rawParams: Record<string, string> | undefined): Promise<HTTPResponse> {
+  async handle(event: H3Event, served: ServedRoute, rawParams: Record<string, string> | undefined): Promise<Response> {
     const requestId = newRequestId();
     let known: KeyRecord | undefined;
     try {
@@ -121,7 +121,7 @@ export class Pipeline {
     return result;
   }
 
-  #answer(requestId: string, result: OperationResult, settlement: Settlement): HTTPResponse {
+  #answer(requestId: string, result: OperationResult, settlement: Settlement): Response {
     const now = this.#deps.now();
     switch (settlement.result) {
       case "charged":
@@ -141,7 +141,7 @@ export class Pipeline {
   }
 }
 
-function _isKey(value: KeyRecord | HTTPResponse): value is KeyRecord {
+function _isKey(value: KeyRecord | Response): value is KeyRecord {
   return (value as KeyRecord).scopes !== undefined;
 }
 

@@ -41,6 +41,8 @@ interface PendingSettle {
 interface KeyRow { id: string; tier: string; scopes: string; state: KeyState }
 interface WindowRow { window_start: number; request_count: number }
 
+const KEY_CACHE_LIMIT = 10_000;
+
 /** Fixed windows aligned to the epoch: every process computes the same window for the same instant. */
 export function windowStartOf(now: number): number {
   return Math.floor(now / RATE_WINDOW_MS) * RATE_WINDOW_MS;
@@ -53,6 +55,10 @@ export class Meter {
   #flushScheduled = false;
 
   readonly #keyBySecretHash: Statement<[string], KeyRow>;
+  readonly #dataVersion: Statement<[], number>;
+  /** Keys by secret hash, valid while no other connection has committed (see findKey). */
+  #keyCache = new Map<string, KeyRecord | undefined>();
+  #keyCacheVersion = -1;
   readonly #keyStateById: Statement<[string], { state: KeyState; tier: string }>;
   readonly #balanceOf: Statement<[string], number>;
   readonly #windowOf: Statement<[string], WindowRow>;
@@ -70,6 +76,7 @@ export class Meter {
     this.#db = db;
     this.#now = now;
     this.#keyBySecretHash = db.prepare("SELECT id, tier, scopes, state FROM keys WHERE secret_sha256 = ?");
+    this.#dataVersion = db.prepare<[], number>("PRAGMA data_version").pluck();
     this.#keyStateById = db.prepare("SELECT state, tier FROM keys WHERE id = ?");
     this.#balanceOf = db.prepare<[string], number>("SELECT credits FROM balances WHERE key_id = ?").pluck();
     this.#windowOf = db.prepare("SELECT window_start, request_count FROM rate_windows WHERE key_id = ?");
@@ -98,11 +105,25 @@ export class Meter {
     this.#settleBatch = settleAll.immediate;
   }
 
-  /** Reads the file on every call, so disabling or revoking takes effect on the next request everywhere. */
+  /**
+   * Disabling or revoking takes effect on the next request everywhere: PRAGMA data_version changes
+   * whenever another connection (another process, `cei keys`) commits, and then every cached key is
+   * read again. This connection only ever writes balances, windows and the ledger, never keys.
+   */
   findKey(secret: string): KeyRecord | undefined {
-    const row = this.#keyBySecretHash.get(hashSecret(secret));
-    if (row === undefined) return undefined;
-    return { id: row.id, tier: tierFromColumn(row.tier), scopes: scopesFromColumn(row.scopes), state: row.state };
+    const version = this.#dataVersion.get()!;
+    if (version !== this.#keyCacheVersion) {
+      this.#keyCache.clear();
+      this.#keyCacheVersion = version;
+    }
+    const hash = hashSecret(secret);
+    if (this.#keyCache.has(hash)) return this.#keyCache.get(hash);
+    const row = this.#keyBySecretHash.get(hash);
+    const key = row === undefined ? undefined : { id: row.id, tier: tierFromColumn(row.tier), scopes: scopesFromColumn(row.scopes), state: row.state };
+    // Bounded: unknown secrets are cached too (a 401 flood must not reach the file every time).
+    if (this.#keyCache.size >= KEY_CACHE_LIMIT) this.#keyCache.clear();
+    this.#keyCache.set(hash, key);
+    return key;
   }
 
   /** Balance and current window without counting anything (for answers given before the rate step). */
@@ -161,10 +182,11 @@ export class Meter {
       return refusal;
     }
     if (outcome === "invalid") return this.#refuse("invalid", key.id, rateLimit);
-    const balance = this.#balanceOf.get(key.id) ?? 0;
-    if (balance < cost) return this.#refuse("insufficient_credits", key.id, rateLimit, balance);
-    if (outcome === "not_found") return this.#refuse("not_found", key.id, rateLimit, balance);
-    // Conditional: even if the read above were stale, the balance can never go below zero.
+    if (outcome === "not_found") {
+      const balance = this.#balanceOf.get(key.id) ?? 0;
+      return this.#refuse(balance < cost ? "insufficient_credits" : "not_found", key.id, rateLimit, balance);
+    }
+    // The balance check and the charge are one conditional UPDATE: it never goes below zero.
     const remaining = this.#chargeCredits.get(cost, key.id, cost);
     if (remaining === undefined) return this.#refuse("insufficient_credits", key.id, rateLimit);
     this.#recordCharge.run(key.id, operation, -cost, requestId, at);
