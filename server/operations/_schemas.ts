@@ -58,3 +58,14 @@ export const linkedEntity = z.strictObject({ type: z.enum(["project", "person"])
 export const xAccountReference = z.strictObject({
   type: z.literal("x_account"), id: z.string(), linked_entity: linkedEntity.optional(),
 });
+
+// ---- ranking ----
+
+/**
+ * Response-local ranks 1..n, assigned after filtering. The SQL selects `0 AS rank` so that rows
+ * keep the response's field order; a window function would cost more than the rest of the query.
+ */
+export function ranked<T extends { rank: number }>(rows: T[]): T[] {
+  for (let i = 0; i < rows.length; i++) rows[i]!.rank = i + 1;
+  return rows;
+}

@@ -1,7 +1,7 @@
 // 15. GET /v1/funds/rankings: the top-30 score snapshot as fund identities, filtered by fund type.
 import { z } from "zod";
 import { ApiError, staleData } from "../errors.ts";
-import { dateTime, enumQuery, limitQuery } from "./_schemas.ts";
+import { dateTime, enumQuery, limitQuery, ranked } from "./_schemas.ts";
 import { isFresh } from "./_freshness.ts";
 import { defineOperation } from "./_operation.ts";
 
@@ -39,7 +39,7 @@ export const listFundRankings = defineOperation({
   prepare({ snapshot, now }) {
     const asOf = snapshot.prepare<[], string | null>("SELECT as_of FROM snapshots WHERE name = 'fund_rankings'").pluck().get() ?? null;
     const rankings = snapshot.prepare<[{ fund_type: string | null; limit: number }], z.output<typeof rankedFund>>(`
-      SELECT 'fund' AS type, row_number() OVER (ORDER BY r.position) AS rank,
+      SELECT 'fund' AS type, 0 AS rank,
              f.id AS id, f.slug AS slug, f.name AS name, f.fund_type AS fund_type
       FROM fund_rankings r JOIN funds f ON f.id = r.fund_id
       WHERE @fund_type IS NULL OR f.fund_type = @fund_type
@@ -54,7 +54,7 @@ export const listFundRankings = defineOperation({
         as_of: asOf,
         limit,
         fund_type: fundType,
-        results: rankings.all({ fund_type: fundType === "all" ? null : fundType, limit }),
+        results: ranked(rankings.all({ fund_type: fundType === "all" ? null : fundType, limit })),
       };
     };
   },

@@ -1,7 +1,7 @@
 // 12. GET /v1/markets/top-movers: gainers and losers of the fresh top-200 universe for one period.
 import { z } from "zod";
 import { ApiError, staleData } from "../errors.ts";
-import { dateTime, enumQuery, limitQuery } from "./_schemas.ts";
+import { dateTime, enumQuery, limitQuery, ranked } from "./_schemas.ts";
 import { isFresh } from "./_freshness.ts";
 import { defineOperation } from "./_operation.ts";
 
@@ -47,7 +47,7 @@ export const listMarketTopMovers = defineOperation({
   prepare({ snapshot, now }) {
     const asOf = snapshot.prepare<[], string | null>("SELECT as_of FROM snapshots WHERE name = 'market'").pluck().get() ?? null;
     const movers = snapshot.prepare<[{ period: string; direction: Direction; limit: number }], MoverRow>(`
-      SELECT 'token' AS type, row_number() OVER (ORDER BY m.position) AS rank, m.direction AS direction,
+      SELECT 'token' AS type, 0 AS rank, m.direction AS direction,
              t.id AS id, t.symbol AS symbol, t.name AS name, a.price_usd AS price_usd, m.change_pct AS change_pct,
              a.market_cap_usd AS market_cap_usd, a.volume_24h_usd AS volume_24h_usd
       FROM market_movers m
@@ -64,8 +64,8 @@ export const listMarketTopMovers = defineOperation({
         as_of: asOf,
         period,
         limit,
-        gainers: movers.all({ period, direction: "gainer", limit }) as ListMarketTopMoversResponse["gainers"],
-        losers: movers.all({ period, direction: "loser", limit }) as ListMarketTopMoversResponse["losers"],
+        gainers: ranked(movers.all({ period, direction: "gainer", limit })) as ListMarketTopMoversResponse["gainers"],
+        losers: ranked(movers.all({ period, direction: "loser", limit })) as ListMarketTopMoversResponse["losers"],
       };
     };
   },

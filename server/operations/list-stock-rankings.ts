@@ -1,6 +1,6 @@
 // 14. GET /v1/stocks/rankings: the 30 most recent IPOs, filtered by region and angle inside them.
 import { z } from "zod";
-import { date, enumQuery, limitQuery } from "./_schemas.ts";
+import { date, enumQuery, limitQuery, ranked } from "./_schemas.ts";
 import { defineOperation } from "./_operation.ts";
 
 export const STOCK_RANKINGS_DEFAULT_LIMIT = 12;
@@ -48,7 +48,7 @@ export const listStockRankings = defineOperation({
   prepare({ snapshot }) {
     // `all` binds NULL: no filter.
     const rankings = snapshot.prepare<[{ region: string | null; angle: string | null; limit: number }], StockRow>(`
-      SELECT 'stock' AS type, row_number() OVER (ORDER BY r.position) AS rank,
+      SELECT 'stock' AS type, 0 AS rank,
              s.id AS id, s.slug AS slug, s.name AS name, s.ticker AS ticker, s.exchange AS exchange,
              s.region AS region, s.crypto_angle AS crypto_angle, s.ipo_date AS ipo_date, s.is_pre_ipo AS is_pre_ipo
       FROM stock_rankings r JOIN stocks s ON s.id = r.stock_id
@@ -58,7 +58,7 @@ export const listStockRankings = defineOperation({
       const region = query.region ?? "all";
       const angle = query.angle ?? "all";
       const limit = query.limit ?? STOCK_RANKINGS_DEFAULT_LIMIT;
-      const rows = rankings.all({ region: region === "all" ? null : region, angle: angle === "all" ? null : angle, limit });
+      const rows = ranked(rankings.all({ region: region === "all" ? null : region, angle: angle === "all" ? null : angle, limit }));
       return {
         kind: "stock_rankings",
         limit,

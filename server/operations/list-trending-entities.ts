@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { ApiError, staleData } from "../errors.ts";
 import { TRENDING_DATED_WINDOW_DAYS } from "../policy.ts";
-import { dateTime, enumQuery, limitQuery, linkedEntity } from "./_schemas.ts";
+import { dateTime, enumQuery, limitQuery, linkedEntity, ranked } from "./_schemas.ts";
 import { isFresh } from "./_freshness.ts";
 import { defineOperation, invalidParameter } from "./_operation.ts";
 
@@ -75,7 +75,7 @@ export const listTrendingEntities = defineOperation({
       snapshot.prepare<[], { day: string; as_of: string }>("SELECT day, as_of FROM trending_days").all().map((r) => [r.day, r.as_of]),
     );
     const entries = snapshot.prepare<[{ day: string; entity_type: string | null; limit: number }], EntryRow>(`
-      SELECT e.entity_type AS type, row_number() OVER (ORDER BY e.position) AS rank, e.entity_id AS id,
+      SELECT e.entity_type AS type, 0 AS rank, e.entity_id AS id,
              coalesce(p.slug, t.slug, h.slug) AS slug, coalesce(p.name, t.name) AS name, h.full_name AS full_name,
              x.linked_type AS linked_type, x.linked_id AS linked_id
       FROM trending_entities e
@@ -110,7 +110,7 @@ export const listTrendingEntities = defineOperation({
         limit,
         entity_type: entityType,
         date,
-        results: entries.all({ day: date ?? "live", entity_type: entityType, limit }).map(_entry),
+        results: ranked(entries.all({ day: date ?? "live", entity_type: entityType, limit })).map(_entry),
       };
     };
   },

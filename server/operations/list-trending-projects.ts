@@ -2,7 +2,7 @@
 // filtered by hot tier inside the snapshot; ranks are recomputed after the filter.
 import { z } from "zod";
 import { ApiError, staleData } from "../errors.ts";
-import { dateTime, enumQuery, limitQuery } from "./_schemas.ts";
+import { dateTime, enumQuery, limitQuery, ranked } from "./_schemas.ts";
 import { isFresh } from "./_freshness.ts";
 import { defineOperation } from "./_operation.ts";
 
@@ -40,7 +40,7 @@ export const listTrendingProjects = defineOperation({
   prepare({ snapshot, now }) {
     const asOf = snapshot.prepare<[], string | null>("SELECT as_of FROM snapshots WHERE name = 'trending_projects'").pluck().get() ?? null;
     const trending = snapshot.prepare<[{ tier: string | null; limit: number }], z.output<typeof trendingProject>>(`
-      SELECT 'project' AS type, row_number() OVER (ORDER BY t.position) AS rank,
+      SELECT 'project' AS type, 0 AS rank,
              p.id AS id, p.slug AS slug, p.name AS name, t.hot_tier AS hot_tier
       FROM trending_projects t JOIN projects p ON p.id = t.project_id
       WHERE @tier IS NULL OR t.hot_tier = @tier
@@ -55,7 +55,7 @@ export const listTrendingProjects = defineOperation({
         as_of: asOf,
         limit,
         tier,
-        results: trending.all({ tier, limit }),
+        results: ranked(trending.all({ tier, limit })),
       };
     };
   },
