@@ -1,9 +1,10 @@
 // The baselines the service is measured against, each run alone in a child process:
 //   raw  — node:http answering a fixed JSON body
 //   h3   — a bare h3 app answering the same body through the same listener as `cei serve`
-// Usage: node --import tsx bench/_baseline-server.ts <raw|h3> <port> <body-bytes>
+// Usage: node --import tsx bench/_baseline-server.ts <raw|h3> <port, 0 for any> <body-bytes>
+// Prints "ready http://127.0.0.1:<port>" once listening.
 import { createServer, type RequestListener } from "node:http";
-import { H3, toNodeHandler } from "h3";
+import { H3, HTTPResponse, toNodeHandler } from "h3";
 
 const [kind, portArg, bytesArg] = process.argv.slice(2);
 const port = Number(portArg);
@@ -23,7 +24,9 @@ if (kind === "raw") {
     res.end(body);
   };
 } else if (kind === "h3") {
-  const app = new H3().all("/**", () => new Response(body, { headers: { "content-type": "application/json", "cache-control": "no-store" } }));
+  // HTTPResponse is h3's own light response (what cei answers with); a web Response would cost
+  // the baseline half its throughput through undici and make the comparison flatter than it is.
+  const app = new H3().all("/**", () => new HTTPResponse(body, { headers: { "content-type": "application/json", "cache-control": "no-store" } }));
   handler = toNodeHandler(app) as unknown as RequestListener;
 } else {
   throw new Error(`unknown baseline ${kind}`);
@@ -31,5 +34,12 @@ if (kind === "raw") {
 
 const server = createServer(handler);
 server.keepAliveTimeout = 60_000;
-server.listen(port, "127.0.0.1", () => process.stdout.write("ready\n"));
-process.on("SIGTERM", () => server.close(() => process.exit(0)));
+server.listen(port, "127.0.0.1", () => {
+  const address = server.address();
+  const actual = address !== null && typeof address === "object" ? address.port : port;
+  process.stdout.write(`ready http://127.0.0.1:${actual}\n`);
+});
+process.on("SIGTERM", () => {
+  server.close(() => process.exit(0));
+  server.closeAllConnections();
+});

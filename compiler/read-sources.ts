@@ -42,22 +42,25 @@ ${familyFiles
  */
 class BatchValidator {
   readonly #worker: Worker | undefined;
-  readonly #waiting: Array<(verdicts: LineVerdict[]) => void> = [];
+  readonly #waiting: Array<{ resolve: (verdicts: LineVerdict[]) => void; reject: (error: Error) => void }> = [];
   readonly #xSecret: string | undefined;
 
   constructor(useWorker: boolean, xSecret: string | undefined) {
     this.#xSecret = xSecret;
     if (!useWorker) return;
     this.#worker = new Worker(new URL("./_validate-worker.mjs", import.meta.url), { workerData: { xSecret } });
-    this.#worker.on("message", (verdicts: LineVerdict[]) => this.#waiting.shift()!(verdicts));
+    // The worker answers in order, one message per batch; if it dies, every batch still waiting fails.
+    this.#worker.on("message", (verdicts: LineVerdict[]) => this.#waiting.shift()!.resolve(verdicts));
+    this.#worker.on("error", (error: Error) => {
+      for (const waiting of this.#waiting.splice(0)) waiting.reject(error);
+    });
   }
 
   validate(batch: LineBatch): Promise<LineVerdict[]> {
     if (this.#worker === undefined) return Promise.resolve(validateBatch(batch, this.#xSecret));
     const worker = this.#worker;
     return new Promise((resolve, reject) => {
-      this.#waiting.push(resolve);
-      worker.once("error", reject);
+      this.#waiting.push({ resolve, reject });
       worker.postMessage(batch);
     });
   }

@@ -134,6 +134,8 @@ CREATE TABLE market_assets (
   change_24h_pct REAL NOT NULL,
   change_7d_pct REAL NOT NULL
 );
+-- Top movers join their 20 rows to the universe by token.
+CREATE INDEX market_assets_by_token ON market_assets (token_id);
 
 -- At most 20 gainers and 20 losers per period, drawn from market_assets.
 CREATE TABLE market_movers (

@@ -1,0 +1,124 @@
+// Section 4: search at scale, in-process on the large snapshot. Mixed queries (exact names and
+// slugs, prefixes, substrings, token symbols, X handles) taken from the snapshot and the sample,
+// timed one by one through the same SearchIndex.search the operations call, and again through the
+// whole search_entities handler (validation, search, identity lookups).
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import type Database from "better-sqlite3";
+import type { ErrorDetail } from "../server/errors.ts";
+import { createSearchIndex, searchFamilies } from "../server/operations/_search.ts";
+import { SEARCH_DEFAULT_LIMIT, searchEntities } from "../server/operations/search-entities.ts";
+import { openSnapshot } from "../server/snapshot.ts";
+import type { BenchConfig } from "./_config.ts";
+import { percentile } from "./_load.ts";
+import { fixed, target, type SectionResult } from "./_report.ts";
+import type { Sample } from "./_samples.ts";
+import { recordsLabel } from "./compile.ts";
+
+const queryKinds = ["exact", "prefix", "substring", "symbol", "handle"] as const;
+type QueryKind = (typeof queryKinds)[number];
+interface Query { kind: QueryKind; text: string }
+/** Unmeasured queries first, so that statements and pages are warm as on a running server. */
+const WARMUP_QUERIES = 500;
+
+interface Timing { p50Ms: number; p99Ms: number; maxMs: number; meanHits: number }
+
+export async function benchSearch(config: BenchConfig, sample: Sample, snapshotPath: string, log: (line: string) => void): Promise<SectionResult> {
+  const snapshot = openSnapshot(snapshotPath);
+  try {
+    const queries = _queries(snapshot, sample, config.searchQueries);
+    const index = createSearchIndex(snapshot);
+    const all = new Set(searchFamilies);
+    const handler = searchEntities.create({ snapshot, now: Date.now });
+    const viaIndex = _time(queries, (text) => index.search(text, all, SEARCH_DEFAULT_LIMIT).length);
+    const viaHandler = _time(queries, (text) => {
+      const result = handler({ params: {}, query: {}, body: { q: text } }, [] as ErrorDetail[]);
+      if (result.outcome !== "ok") throw new Error(`search "${text}" answered ${result.outcome}`);
+      return (result.data as { results: unknown[] }).results.length;
+    });
+    const label = recordsLabel(sample.lines);
+    log(`  ${queries.length} queries on ${label}: search() p99 ${fixed(viaIndex.all.p99Ms)} ms, handler p99 ${fixed(viaHandler.all.p99Ms)} ms`);
+    const row = (name: string, t: Timing) => [name, fixed(t.p50Ms), fixed(t.p99Ms), fixed(t.maxMs), fixed(t.meanHits)];
+    return {
+      tables: [{
+        title: `Search on the ${label} snapshot, in-process: ${queries.length} mixed queries, one at a time (ms)`,
+        header: ["queries", "p50", "p99", "max", "hits/query"],
+        rows: [
+          ...queryKinds.map((kind) => row(`search(): ${kind}`, viaIndex.byKind[kind])),
+          row("search(): all", viaIndex.all),
+          row("search_entities handler: all", viaHandler.all),
+        ],
+      }],
+      targets: [target(`search: p99 of search() on ${label}`, viaIndex.all.p99Ms, "max", 2, " ms")],
+      figures: { queries: queries.length, search: viaIndex, handler: viaHandler },
+    };
+  } finally {
+    snapshot.close();
+  }
+}
+
+function _time(queries: readonly Query[], run: (text: string) => number): { all: Timing; byKind: Record<QueryKind, Timing> } {
+  for (const query of queries.slice(0, WARMUP_QUERIES)) run(query.text);
+  const samples = queries.map((query) => {
+    const started = performance.now();
+    const hits = run(query.text);
+    return { kind: query.kind, ms: performance.now() - started, hits };
+  });
+  const summary = (list: typeof samples): Timing => {
+    const sorted = list.map((s) => s.ms).sort((a, b) => a - b);
+    return { p50Ms: percentile(sorted, 0.5), p99Ms: percentile(sorted, 0.99), maxMs: sorted[sorted.length - 1] ?? Number.NaN, meanHits: list.reduce((n, s) => n + s.hits, 0) / list.length };
+  };
+  const byKind = Object.fromEntries(queryKinds.map((kind) => [kind, summary(samples.filter((s) => s.kind === kind))])) as Record<QueryKind, Timing>;
+  return { all: summary(samples), byKind };
+}
+
+/** `count` queries in equal shares per kind, shuffled, from a fixed seed. */
+function _queries(snapshot: Database.Database, sample: Sample, count: number): Query[] {
+  const random = _mulberry32(0x5eed);
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
+  const column = (sql: string) => snapshot.prepare<[], string>(sql).pluck().all();
+  const names = [
+    ...column("SELECT name FROM projects"), ...column("SELECT full_name FROM people WHERE is_search_candidate = 1"),
+    ...column("SELECT name FROM funds"), ...column("SELECT name FROM stocks"), ...column("SELECT name FROM tokens"),
+  ];
+  const slugs = [...column("SELECT slug FROM projects"), ...column("SELECT slug FROM tokens"), ...column("SELECT slug FROM funds")];
+  const symbols = [...column("SELECT symbol FROM tokens"), ...column("SELECT ticker FROM stocks")];
+  const handles = readFileSync(join(sample.dir, "x_accounts.jsonl"), "utf8")
+    .split("\n").filter((line) => line !== "").map((line) => (JSON.parse(line) as { handle: string }).handle);
+  const make: Record<QueryKind, () => string> = {
+    exact: () => (random() < 0.7 ? pick(names) : pick(slugs)),
+    prefix: () => pick(names).slice(0, 2 + Math.floor(random() * 5)),
+    substring: () => {
+      const name = pick(names);
+      const length = 3 + Math.floor(random() * 4);
+      const start = 1 + Math.floor(random() * Math.max(1, name.length - length - 1));
+      return name.slice(start, start + length);
+    },
+    symbol: () => pick(symbols),
+    handle: () => pick(handles),
+  };
+  // Only texts the API accepts (2+ characters after trimming, a letter or digit), redrawn until valid.
+  const valid = (text: string) => text.trim().length >= 2 && /[\p{L}\p{N}]/u.test(text);
+  const queries = Array.from({ length: count }, (_, i) => {
+    const kind = queryKinds[i % queryKinds.length]!;
+    let text = make[kind]();
+    while (!valid(text)) text = make[kind]();
+    return { kind, text };
+  });
+  for (let i = queries.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [queries[i], queries[j]] = [queries[j]!, queries[i]!];
+  }
+  return queries;
+}
+
+function _mulberry32(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
