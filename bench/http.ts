@@ -8,14 +8,15 @@ import { median, runLoad, type LoadRequest, type LoadResult } from "./_load.ts";
 import { fixed, target, type SectionResult, type Table } from "./_report.ts";
 import { buildWorkload, probeWorkload, type WorkloadProbe } from "./_workload.ts";
 
-export type Side = "raw" | "h3" | "cei";
-const SIDES: readonly Side[] = ["raw", "h3", "cei"];
+/** `cei` is the default (meter synchronous=FULL: every charge fsynced); `cei-normal` shows what that costs. */
+export type Side = "raw" | "h3" | "cei" | "cei-normal";
+const SIDES: readonly Side[] = ["raw", "h3", "cei", "cei-normal"];
 
 export interface LoadSummary { requestsPerSecond: number; p50Ms: number; p99Ms: number; serverCpuUsPerRequest: number; runs: LoadResult[] }
 
 /** Starts `cei serve` on the snapshot, runs the mixed workload against it, and stops it. */
-export async function loadCei(snapshot: string, config: BenchConfig): Promise<LoadResult> {
-  const server = await startCei(snapshot);
+export async function loadCei(snapshot: string, config: BenchConfig, meterSync: "full" | "normal" = "full"): Promise<LoadResult> {
+  const server = await startCei(snapshot, { env: { CEI_METER_SYNC: meterSync } });
   try {
     return await _measured("cei", server, buildWorkload(snapshot, server.key), config);
   } finally {
@@ -26,12 +27,15 @@ export async function loadCei(snapshot: string, config: BenchConfig): Promise<Lo
 export async function benchHttp(config: BenchConfig, snapshot: string, label: string, log: (line: string) => void): Promise<SectionResult> {
   const probe = await _probe(snapshot);
   log(`  mixed workload: ${probe.requests} requests, mean body ${Math.round(probe.meanBodyBytes)} bytes`);
-  const runs: Record<Side, LoadResult[]> = { raw: [], h3: [], cei: [] };
+  const runs: Record<Side, LoadResult[]> = { raw: [], h3: [], cei: [], "cei-normal": [] };
   for (let round = 1; round <= config.httpRounds; round++) {
     for (const side of SIDES) {
-      const result = side === "cei" ? await loadCei(snapshot, config) : await _loadBaseline(side, probe.meanBodyBytes, snapshot, config);
+      const result =
+        side === "cei" ? await loadCei(snapshot, config)
+        : side === "cei-normal" ? await loadCei(snapshot, config, "normal")
+        : await _loadBaseline(side, probe.meanBodyBytes, snapshot, config);
       runs[side].push(result);
-      log(`  round ${round} ${side.padEnd(3)}: ${Math.round(result.requestsPerSecond)} req/s, p50 ${fixed(result.p50Ms)} ms, p99 ${fixed(result.p99Ms)} ms`);
+      log(`  round ${round} ${side.padEnd(10)}: ${Math.round(result.requestsPerSecond)} req/s, p50 ${fixed(result.p50Ms)} ms, p99 ${fixed(result.p99Ms)} ms`);
     }
   }
   const summary = Object.fromEntries(SIDES.map((side) => [side, summarise(runs[side])])) as Record<Side, LoadSummary>;

@@ -44,6 +44,8 @@ class BatchValidator {
   readonly #worker: Worker | undefined;
   readonly #waiting: Array<{ resolve: (verdicts: LineVerdict[]) => void; reject: (error: Error) => void }> = [];
   readonly #xSecret: string | undefined;
+  /** Set once the worker has failed: every batch after that fails with the same error. */
+  #failure: Error | undefined;
 
   constructor(useWorker: boolean, xSecret: string | undefined) {
     this.#xSecret = xSecret;
@@ -51,14 +53,19 @@ class BatchValidator {
     this.#worker = new Worker(new URL("./_validate-worker.mjs", import.meta.url), { workerData: { xSecret } });
     // The worker answers in order, one message per batch; if it dies, every batch still waiting fails.
     this.#worker.on("message", (verdicts: LineVerdict[]) => this.#waiting.shift()!.resolve(verdicts));
-    this.#worker.on("error", (error: Error) => {
-      for (const waiting of this.#waiting.splice(0)) waiting.reject(error);
-    });
+    this.#worker.on("error", (error: Error) => this.#fail(error));
+    this.#worker.on("exit", (code) => this.#fail(new Error(`the validation worker exited with code ${code}`)));
+  }
+
+  #fail(error: Error): void {
+    this.#failure ??= error;
+    for (const waiting of this.#waiting.splice(0)) waiting.reject(this.#failure);
   }
 
   validate(batch: LineBatch): Promise<LineVerdict[]> {
     if (this.#worker === undefined) return Promise.resolve(validateBatch(batch, this.#xSecret));
     const worker = this.#worker;
+    if (this.#failure !== undefined) return Promise.reject(this.#failure);
     return new Promise((resolve, reject) => {
       this.#waiting.push({ resolve, reject });
       worker.postMessage(batch);
@@ -66,6 +73,7 @@ class BatchValidator {
   }
 
   async close(): Promise<void> {
+    this.#worker?.removeAllListeners("exit");
     await this.#worker?.terminate();
   }
 }
@@ -135,7 +143,10 @@ async function readFamily(db: Database.Database, { family, file }: (typeof famil
   let lineNumber = 0;
   let batch: string[] = [];
   const dispatch = () => {
-    inFlight.push({ firstLine: lineNumber - batch.length + 1, lines: batch, verdicts: validator.validate({ family, lines: batch }) });
+    const verdicts = validator.validate({ family, lines: batch });
+    // Awaited in order by stageOldest; until then a failure must not count as unhandled.
+    verdicts.catch(() => undefined);
+    inFlight.push({ firstLine: lineNumber - batch.length + 1, lines: batch, verdicts });
     batch = [];
   };
 

@@ -55,7 +55,10 @@ export async function build({ repoDir = REPO_DIR, log = (line) => process.stderr
       const stat = statSync(join(repoDir, path));
       return { path, size: stat.size, mtimeMs: stat.mtimeMs };
     });
-    const changed = inputs.filter((input) => input.mtimeMs >= startedAtMs);
+    // Only an mtime inside the build's own window means "edited while being read"; a future mtime
+    // (clock skew, a touch with a later date) is recorded as it is, and any later edit changes it.
+    const finishedAtMs = Date.now() + 1;
+    const changed = inputs.filter((input) => input.mtimeMs >= startedAtMs && input.mtimeMs <= finishedAtMs);
     if (changed.length > 0) {
       log(`cei build: ${changed.map((i) => i.path).join(", ")} changed during the build${attempt < ATTEMPTS ? "; building again" : ""}`);
       continue;
