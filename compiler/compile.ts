@@ -5,7 +5,7 @@ import { closeSync, existsSync, fsyncSync, openSync, renameSync, rmSync, statSyn
 import Database from "better-sqlite3";
 import { crossRecordChecks } from "./checks.ts";
 import { countExclusions, eligibilitySql } from "./eligibility.ts";
-import { writeManifest } from "./manifest.ts";
+import { contentHash, manifestEntries, writeManifest } from "./manifest.ts";
 import { entityOutputSql } from "./output.ts";
 import { rawStagingDdl, readSources } from "./read-sources.ts";
 import { registerSearchFunctions, searchIndexSql } from "./search-index.ts";
@@ -95,13 +95,14 @@ export async function compileSnapshot(options: CompileOptions): Promise<CompileR
     progress?.("search index built");
     const excluded = countExclusions(out, options.compiledAt);
     progress?.("exclusions counted");
-    const manifest = writeManifest(out, {
-      compiledAt: options.compiledAt,
+    const entries = manifestEntries(out, {
       excluded,
       xHandleSearchKey: xSecret === undefined ? null : handleSearchKey(xSecret),
     });
     out.exec("COMMIT");
     out.exec("DETACH DATABASE stg");
+    progress?.("hashing");
+    const manifest = writeManifest(out, entries, contentHash(tmpPath, entries), options.compiledAt);
     // No VACUUM: rows are only ever inserted, in sorted order, so the file is already compact
     // and byte-identical across runs; VACUUM cost about 8% of compile time for 8% of file size.
     out.close();
