@@ -8,17 +8,24 @@ import { median, runLoad, type LoadRequest, type LoadResult } from "./_load.ts";
 import { fixed, target, type SectionResult, type Table } from "./_report.ts";
 import { buildWorkload, probeWorkload, type WorkloadProbe } from "./_workload.ts";
 
-/** `cei` is the default (meter synchronous=FULL: every charge fsynced); `cei-normal` shows what that costs. */
-export type Side = "raw" | "h3" | "cei" | "cei-normal";
-const SIDES: readonly Side[] = ["raw", "h3", "cei", "cei-normal"];
+/**
+ * `cei` is the default (meter synchronous=NORMAL: every answered charge survives a process crash);
+ * `cei-full` fsyncs every commit (survives power loss too) and shows what that costs; `cei-1op`
+ * answers only GET /v1/projects/{slug}, the cheapest operation, so that it measures the request
+ * pipeline itself (authentication, rate window, the committed charge, envelope).
+ */
+export type Side = "raw" | "h3" | "cei" | "cei-full" | "cei-1op";
+const SIDES: readonly Side[] = ["raw", "h3", "cei", "cei-full", "cei-1op"];
 
 export interface LoadSummary { requestsPerSecond: number; p50Ms: number; p99Ms: number; serverCpuUsPerRequest: number; runs: LoadResult[] }
 
 /** Starts `cei serve` on the snapshot, runs the mixed workload against it, and stops it. */
-export async function loadCei(snapshot: string, config: BenchConfig, meterSync: "full" | "normal" = "full"): Promise<LoadResult> {
+export async function loadCei(snapshot: string, config: BenchConfig, meterSync: "full" | "normal" = "normal", onlyCheapest = false): Promise<LoadResult> {
   const server = await startCei(snapshot, { env: { CEI_METER_SYNC: meterSync } });
   try {
-    return await _measured("cei", server, buildWorkload(snapshot, server.key), config);
+    const workload = buildWorkload(snapshot, server.key);
+    const cheapest = workload.filter((r) => r.operation === "get_project").slice(0, 1);
+    return await _measured("cei", server, onlyCheapest ? cheapest : workload, config);
   } finally {
     await server.stop();
   }
@@ -27,12 +34,13 @@ export async function loadCei(snapshot: string, config: BenchConfig, meterSync: 
 export async function benchHttp(config: BenchConfig, snapshot: string, label: string, log: (line: string) => void): Promise<SectionResult> {
   const probe = await _probe(snapshot);
   log(`  mixed workload: ${probe.requests} requests, mean body ${Math.round(probe.meanBodyBytes)} bytes`);
-  const runs: Record<Side, LoadResult[]> = { raw: [], h3: [], cei: [], "cei-normal": [] };
+  const runs: Record<Side, LoadResult[]> = { raw: [], h3: [], cei: [], "cei-full": [], "cei-1op": [] };
   for (let round = 1; round <= config.httpRounds; round++) {
     for (const side of SIDES) {
       const result =
         side === "cei" ? await loadCei(snapshot, config)
-        : side === "cei-normal" ? await loadCei(snapshot, config, "normal")
+        : side === "cei-full" ? await loadCei(snapshot, config, "full")
+        : side === "cei-1op" ? await loadCei(snapshot, config, "normal", true)
         : await _loadBaseline(side, probe.meanBodyBytes, snapshot, config);
       runs[side].push(result);
       log(`  round ${round} ${side.padEnd(10)}: ${Math.round(result.requestsPerSecond)} req/s, p50 ${fixed(result.p50Ms)} ms, p99 ${fixed(result.p99Ms)} ms`);

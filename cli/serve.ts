@@ -30,7 +30,7 @@ export function registerServe(program: Command): void {
     .option("--host <addr>", "address to listen on", "127.0.0.1")
     .option(
       "--meter-sync <mode>",
-      "meter durability: full = a committed charge survives power loss (default); normal = survives a process crash, fewer fsyncs (also: CEI_METER_SYNC)",
+      "meter durability: normal = every answered charge survives a crash of the process (default); full = also a power loss, at about 2-3x the CPU per request (also: CEI_METER_SYNC)",
     )
     .option(
       "--release-trending-projects",
@@ -43,7 +43,7 @@ export function registerServe(program: Command): void {
       } catch (error) {
         program.error(`cei serve: ${error instanceof Error ? error.message : String(error)}`, { exitCode: 1 });
       }
-      const meterSync = (options.meterSync ?? process.env.CEI_METER_SYNC ?? "full").toUpperCase();
+      const meterSync = (options.meterSync ?? process.env.CEI_METER_SYNC ?? "normal").toUpperCase();
       if (meterSync !== "FULL" && meterSync !== "NORMAL") {
         program.error(`cei serve: --meter-sync must be full or normal, got "${options.meterSync ?? process.env.CEI_METER_SYNC}"`, { exitCode: 1 });
       }

@@ -57,8 +57,8 @@ describe("migrations", () => {
     db.close();
   });
 
-  it("runs with WAL, FULL synchronous by default and NORMAL on request", () => {
-    for (const [option, level] of [[undefined, 2], ["NORMAL", 1]] as const) {
+  it("runs with WAL, NORMAL synchronous by default and FULL on request", () => {
+    for (const [option, level] of [[undefined, 1], ["FULL", 2], ["NORMAL", 1]] as const) {
       const db = openMeterDatabase(file, { synchronous: option });
       expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
       expect(db.pragma("synchronous", { simple: true })).toBe(level);
