@@ -26,4 +26,7 @@ INSERT INTO search_keys (key, entity_type, entity_id)
       .join("\n    UNION ")})
   ORDER BY key, entity_type, entity_id;
 INSERT INTO search_fts (search_fts) VALUES ('rebuild');
+CREATE VIRTUAL TABLE temp.search_vocab USING fts5vocab(main, search_fts, row);
+INSERT INTO search_trigrams (trigram, documents) SELECT term, doc FROM temp.search_vocab ORDER BY term;
+DROP TABLE temp.search_vocab;
 `;

@@ -11,7 +11,7 @@
 //   20 rows kept per list.
 
 /** Bumped whenever a table or column changes meaning; the server refuses other versions. */
-export const SNAPSHOT_FORMAT_VERSION = 1;
+export const SNAPSHOT_FORMAT_VERSION = 2;
 
 export const snapshotTables = `
 CREATE TABLE manifest (
@@ -283,4 +283,11 @@ CREATE TABLE search_keys (
 );
 CREATE INDEX search_keys_by_key ON search_keys (key, entity_type);
 CREATE VIRTUAL TABLE search_fts USING fts5 (key, content='search_keys', content_rowid='rowid', tokenize='trigram');
+-- How many keys hold each trigram: a substring search reads only the doclist of its query's
+-- rarest trigram and filters those keys with instr(), instead of intersecting the doclists of
+-- every trigram of the query (common ones hold a large share of a million keys).
+CREATE TABLE search_trigrams (
+  trigram TEXT PRIMARY KEY,
+  documents INTEGER NOT NULL
+) WITHOUT ROWID;
 `;

@@ -43,11 +43,16 @@ export function createSearchIndex(snapshot: Database.Database): SearchIndex {
     SELECT entity_type AS type, entity_id AS id FROM search_keys
     WHERE key > @key AND key < @upper AND entity_type IN (SELECT value FROM json_each(@types))
     ORDER BY key, entity_type, entity_id`);
-  const substring = snapshot.prepare<[{ match: string; types: string }], KeyRow>(`
+  // Keys holding the query's rarest trigram, in rowid (= key) order, kept if they contain the whole
+  // query: the same rows, in the same order, as an FTS phrase query for the whole query, without
+  // reading the (large) doclists of its common trigrams.
+  const substring = snapshot.prepare<[{ match: string; query: string; types: string }], KeyRow>(`
     SELECT k.entity_type AS type, k.entity_id AS id
     FROM search_fts JOIN search_keys k ON k.rowid = search_fts.rowid
-    WHERE search_fts MATCH @match AND k.entity_type IN (SELECT value FROM json_each(@types))
+    WHERE search_fts MATCH @match AND instr(k.key, @query) > 0
+      AND k.entity_type IN (SELECT value FROM json_each(@types))
     ORDER BY search_fts.rowid`);
+  const trigramDocuments = snapshot.prepare<[string], number>("SELECT documents FROM search_trigrams WHERE trigram = ?").pluck();
   const handleIndex = snapshot.prepare<[string], string>("SELECT x_account_id FROM x_handle_index WHERE handle_hash = ?").pluck();
   const searchKeyJson = snapshot.prepare<[], string>("SELECT value FROM manifest WHERE key = 'x_handle_search_key'").pluck().get();
   const handleSearchKey = searchKeyJson === undefined ? undefined : ((JSON.parse(searchKeyJson) as string | null) ?? undefined);
@@ -73,11 +78,32 @@ export function createSearchIndex(snapshot: Database.Database): SearchIndex {
       }
       // U+10FFFF sorts after every continuation of `key` in SQLite's binary (UTF-8) order.
       for (const row of prefix.iterate({ key, upper: key + "\u{10FFFF}", types })) if (add(row)) return hits;
-      if ([...key].length >= SUBSTRING_MIN_CHARS) {
-        const match = `"${key.replaceAll('"', '""')}"`;
-        for (const row of substring.iterate({ match, types })) if (add(row)) return hits;
+      const trigram = _rarestTrigram(key, (t) => trigramDocuments.get(t) ?? 0);
+      if (trigram !== undefined) {
+        const match = `"${trigram.replaceAll('"', '""')}"`;
+        for (const row of substring.iterate({ match, query: key, types })) if (add(row)) return hits;
       }
       return hits;
     },
   };
+}
+
+/**
+ * The trigram of `key` held by the fewest keys, or undefined when `key` is too short for trigrams
+ * or one of its trigrams occurs nowhere (then no key contains `key`).
+ */
+function _rarestTrigram(key: string, documents: (trigram: string) => number): string | undefined {
+  const chars = [...key];
+  let rarest: string | undefined;
+  let fewest = Infinity;
+  for (let i = 0; i + SUBSTRING_MIN_CHARS <= chars.length; i++) {
+    const trigram = chars.slice(i, i + SUBSTRING_MIN_CHARS).join("");
+    const count = documents(trigram);
+    if (count === 0) return undefined;
+    if (count < fewest) {
+      fewest = count;
+      rarest = trigram;
+    }
+  }
+  return rarest;
 }

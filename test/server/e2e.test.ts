@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SNAPSHOT_FORMAT_VERSION } from "../../compiler/snapshot-schema.ts";
 import type { RunningServer } from "../../server/listen.ts";
 import { openMeterDatabase } from "../../server/meter/_database.ts";
 import { createKey } from "../../server/meter/keys.ts";
@@ -93,9 +94,11 @@ describe("openSnapshot", () => {
     const file = join(mkdtempSync(join(tmpdir(), "cei-format-")), "snapshot.db");
     copyFileSync(await fixtureSnapshot(), file);
     const db = new Database(file);
-    db.prepare("UPDATE manifest SET value = '2' WHERE key = 'format_version'").run();
+    db.prepare("UPDATE manifest SET value = ? WHERE key = 'format_version'").run(String(SNAPSHOT_FORMAT_VERSION + 1));
     db.close();
-    expect(() => openSnapshot(file)).toThrow(/format version 2, but this server reads version 1/);
+    expect(() => openSnapshot(file)).toThrow(
+      `format version ${SNAPSHOT_FORMAT_VERSION + 1}, but this server reads version ${SNAPSHOT_FORMAT_VERSION}`,
+    );
   });
   it("refuses a missing file and a file that is not a snapshot", () => {
     const dir = mkdtempSync(join(tmpdir(), "cei-nosnap-"));
