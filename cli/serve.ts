@@ -1,7 +1,7 @@
 // `cei serve`: the snapshot (read-only) and the meter file, over HTTP.
 import type { Command } from "commander";
 import { createApp } from "../server/app.ts";
-import { startServer } from "../server/listen.ts";
+import { closeOnSignals, startServer } from "../server/listen.ts";
 import { Meter } from "../server/meter/meter.ts";
 import { openSnapshot } from "../server/snapshot.ts";
 
@@ -56,14 +56,6 @@ export function registerServe(program: Command): void {
         `cei serving ${options.snapshot} on ${running.url}` +
           (releaseTrendingProjects ? " (trending projects released)" : "") + "\n",
       );
-      const shutdown = () => {
-        running.close().finally(() => {
-          meter.close();
-          snapshot.close();
-          process.exit(0);
-        });
-      };
-      process.once("SIGINT", shutdown);
-      process.once("SIGTERM", shutdown);
+      closeOnSignals(running, [meter, snapshot]);
     });
 }

@@ -7,7 +7,7 @@ import { join, resolve } from "node:path";
 import { compileSnapshot } from "../compiler/compile.ts";
 import { writeSample } from "../data/sample.ts";
 import { createApp } from "../server/app.ts";
-import { startServer } from "../server/listen.ts";
+import { closeOnSignals, startServer } from "../server/listen.ts";
 import { openMeterDatabase } from "../server/meter/_database.ts";
 import { createKey, listKeys } from "../server/meter/keys.ts";
 import { Meter } from "../server/meter/meter.ts";
@@ -93,15 +93,7 @@ async function main(): Promise<void> {
     ].join("\n"),
   );
 
-  const shutdown = () => {
-    running.close().finally(() => {
-      meter.close();
-      snapshot.close();
-      process.exit(0);
-    });
-  };
-  process.once("SIGINT", shutdown);
-  process.once("SIGTERM", shutdown);
+  closeOnSignals(running, [meter, snapshot]);
 }
 
 await main();

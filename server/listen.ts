@@ -68,3 +68,15 @@ export function startServer(app: H3, options: ListenOptions = {}): Promise<Runni
     });
   });
 }
+
+/** On SIGINT or SIGTERM: stop listening, then close the given files (meter, snapshot) and exit. */
+export function closeOnSignals(running: RunningServer, resources: ReadonlyArray<{ close(): unknown }>): void {
+  const shutdown = () => {
+    running.close().finally(() => {
+      for (const resource of resources) resource.close();
+      process.exit(0);
+    });
+  };
+  process.once("SIGINT", shutdown);
+  process.once("SIGTERM", shutdown);
+}

@@ -9,7 +9,7 @@ import type { H3 } from "h3";
 import { createApp } from "../../server/app.ts";
 import { startServer, type RunningServer } from "../../server/listen.ts";
 import { openMeterDatabase } from "../../server/meter/_database.ts";
-import { createKey, disableKey, revokeKey } from "../../server/meter/keys.ts";
+import { createKey, disableKey, enableKey, revokeKey } from "../../server/meter/keys.ts";
 import { Meter } from "../../server/meter/meter.ts";
 import type { Scope, Tier } from "../../server/policy.ts";
 import { openSnapshot } from "../../server/snapshot.ts";
@@ -36,12 +36,14 @@ export interface CallOptions {
 export interface TestService {
   app: H3;
   meter: Meter;
+  meterFile: string;
   snapshot: Database.Database;
   /** The injected clock: set `clock.now` to move time for the app and the meter alike. */
   clock: { now: number };
   /** A fresh key (own balance and rate window); all scopes unless named. */
   newKey(options?: { tier?: Tier; credits?: number; scopes?: Scope[] }): { id: string; key: string };
   disableKey(id: string): void;
+  enableKey(id: string): void;
   revokeKey(id: string): void;
   call(method: string, path: string, options?: CallOptions): Promise<CallResult>;
   close(): void;
@@ -67,12 +69,13 @@ export async function createTestService(options: { releaseTrendingProjects?: boo
   let defaultKey: string | undefined;
 
   const service: TestService = {
-    app, meter, snapshot, clock,
+    app, meter, meterFile, snapshot, clock,
     newKey({ tier = "pro", credits = 1_000, scopes } = {}) {
       const created = createKey(admin, { tier, credits, scopes }, clock.now);
       return { id: created.id, key: created.key };
     },
     disableKey: (id) => void disableKey(admin, id, clock.now),
+    enableKey: (id) => void enableKey(admin, id, clock.now),
     revokeKey: (id) => void revokeKey(admin, id, clock.now),
     async call(method, path, { key, body, headers = {} } = {}) {
       const auth: Record<string, string> = key === null ? {} : { authorization: `Bearer ${key ?? (defaultKey ??= service.newKey().key)}` };

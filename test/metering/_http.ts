@@ -3,17 +3,9 @@
 // the app on an ephemeral port, and a second connection that reads the meter file as another
 // process would (balances, ledger, rate windows).
 import Database from "better-sqlite3";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { createApp } from "../../server/app.ts";
 import { startServer, type RunningServer } from "../../server/listen.ts";
-import { openMeterDatabase } from "../../server/meter/_database.ts";
-import { createKey, disableKey, enableKey, revokeKey } from "../../server/meter/keys.ts";
-import { Meter } from "../../server/meter/meter.ts";
 import type { Scope, Tier } from "../../server/policy.ts";
-import { openSnapshot } from "../../server/snapshot.ts";
-import { FIXTURE_NOW, fixtureSnapshot } from "../_support/server.ts";
+import { createTestService, FIXTURE_NOW, fixtureSnapshot } from "../_support/server.ts";
 
 export { FIXTURE_NOW, fixtureSnapshot };
 
@@ -89,37 +81,23 @@ export interface MeteredServer {
 }
 
 export async function startMeteredServer(options: { releaseTrendingProjects?: boolean } = {}): Promise<MeteredServer> {
-  const snapshotFile = await fixtureSnapshot();
-  const dir = mkdtempSync(join(tmpdir(), "cei-metering-"));
-  const meterFile = join(dir, "meter.db");
-  const clock = { now: FIXTURE_NOW };
-  const now = () => clock.now;
-  const admin = openMeterDatabase(meterFile, { now });
-  const meter = Meter.open(meterFile, { now, synchronous: "NORMAL" });
-  const snapshot = openSnapshot(snapshotFile);
-  const app = createApp({ snapshot, meter, now, releaseTrendingProjects: options.releaseTrendingProjects, checkResponses: true });
-  const running: RunningServer = await startServer(app, { port: 0, host: "127.0.0.1" });
-  const view = viewMeter(meterFile);
+  const service = await createTestService(options);
+  const running: RunningServer = await startServer(service.app, { port: 0, host: "127.0.0.1" });
+  const view = viewMeter(service.meterFile);
   return {
     url: running.url,
-    meterFile,
-    clock,
-    newKey({ tier = "pro", credits = 1_000, scopes } = {}) {
-      const created = createKey(admin, { tier, credits, scopes }, clock.now);
-      return { id: created.id, key: created.key };
-    },
-    disableKey: (id) => void disableKey(admin, id, clock.now),
-    enableKey: (id) => void enableKey(admin, id, clock.now),
-    revokeKey: (id) => void revokeKey(admin, id, clock.now),
+    meterFile: service.meterFile,
+    clock: service.clock,
+    newKey: service.newKey,
+    disableKey: service.disableKey,
+    enableKey: service.enableKey,
+    revokeKey: service.revokeKey,
     call: (method, path, requestOptions) => request(running.url, method, path, requestOptions),
     view,
     async close() {
       await running.close();
       view.close();
-      meter.close();
-      admin.close();
-      snapshot.close();
-      rmSync(dir, { recursive: true, force: true });
+      service.close();
     },
   };
 }
