@@ -24,15 +24,27 @@ export interface LoadResult {
 
 export const LOAD_SETTINGS = { connections: 32, pipelining: 1 } as const;
 
-export async function runLoad(baseUrl: string, requests: readonly LoadRequest[], durationSeconds: number): Promise<LoadResult> {
+/**
+ * Paced load for latency: a fixed offered rate well below every server's capacity, so that the
+ * latency measures the time to serve a request rather than the time spent queueing for a busy core.
+ */
+export const PACED_SETTINGS = { connections: 8, requestsPerSecond: 1_000 } as const;
+
+export async function runLoad(
+  baseUrl: string,
+  requests: readonly LoadRequest[],
+  durationSeconds: number,
+  paced?: { connections: number; requestsPerSecond: number },
+): Promise<LoadResult> {
   const latencies: number[] = [];
   const statuses: Record<string, number> = {};
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
     const instance = autocannon({
       url: baseUrl,
-      connections: LOAD_SETTINGS.connections,
+      connections: paced?.connections ?? LOAD_SETTINGS.connections,
       pipelining: LOAD_SETTINGS.pipelining,
       duration: durationSeconds,
+      ...(paced === undefined ? {} : { overallRate: paced.requestsPerSecond }),
       requests: requests.map((r) => ({ method: r.method, path: r.path, headers: r.headers, body: r.body })),
     }, (error, done) => (error ? reject(error as Error) : resolve(done)));
     instance.on("response", (_client, statusCode, _bytes, responseTimeMs) => {

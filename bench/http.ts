@@ -20,12 +20,18 @@ const SIDES: readonly Side[] = ["raw", "h3", "cei", "cei-full", "cei-1op"];
 export interface LoadSummary { requestsPerSecond: number; p50Ms: number; p99Ms: number; serverCpuUsPerRequest: number; runs: LoadResult[] }
 
 /** Starts `cei serve` on the snapshot, runs the mixed workload against it, and stops it. */
-export async function loadCei(snapshot: string, config: BenchConfig, meterSync: "full" | "normal" = "normal", onlyCheapest = false): Promise<LoadResult> {
+export async function loadCei(
+  snapshot: string,
+  config: BenchConfig,
+  meterSync: "full" | "normal" = "normal",
+  onlyCheapest = false,
+  paced?: { connections: number; requestsPerSecond: number },
+): Promise<LoadResult> {
   const server = await startCei(snapshot, { env: { CEI_METER_SYNC: meterSync } });
   try {
     const workload = buildWorkload(snapshot, server.key);
     const cheapest = workload.filter((r) => r.operation === "get_project").slice(0, 1);
-    return await _measured("cei", server, onlyCheapest ? cheapest : workload, config);
+    return await _measured("cei", server, onlyCheapest ? cheapest : workload, config, paced);
   } finally {
     await server.stop();
   }
@@ -100,10 +106,16 @@ async function _loadBaseline(kind: "raw" | "h3", bodyBytes: number, snapshot: st
 }
 
 /** One load run, with the CPU the server used during the measured part (excluding the warm-up). */
-async function _measured(side: string, server: ServerChild, workload: readonly LoadRequest[], config: BenchConfig): Promise<LoadResult> {
-  if (config.warmupSeconds > 0) await runLoad(server.url, workload, config.warmupSeconds);
+async function _measured(
+  side: string,
+  server: ServerChild,
+  workload: readonly LoadRequest[],
+  config: BenchConfig,
+  paced?: { connections: number; requestsPerSecond: number },
+): Promise<LoadResult> {
+  if (config.warmupSeconds > 0) await runLoad(server.url, workload, config.warmupSeconds, paced);
   const cpuBefore = server.cpuSeconds();
-  const result = await runLoad(server.url, workload, config.loadSeconds);
+  const result = await runLoad(server.url, workload, config.loadSeconds, paced);
   result.serverCpuUsPerRequest = ((server.cpuSeconds() - cpuBefore) * 1e6) / result.total;
   _assertHealthy(side, result);
   return result;
