@@ -1,17 +1,19 @@
 // The compiler's entry point: curated JSONL sources to one read-only SQLite snapshot
 // (docs/architecture.md, "Compiler design"). Bad input never throws: it yields every problem as
 // `file:line: path: message`, and leaves no output file and any earlier file untouched.
-import { closeSync, existsSync, fsyncSync, openSync, renameSync, rmSync, statSync } from "node:fs";
+import { closeSync, existsSync, fsyncSync, openSync, renameSync, statSync } from "node:fs";
 import Database from "better-sqlite3";
 import { crossRecordChecks } from "./checks.ts";
-import { countExclusions, eligibilitySql } from "./eligibility.ts";
+import { eligibilitySql, exclusionCountsQuery, exclusionRecord } from "./eligibility.ts";
 import { contentHash, manifestEntries, writeManifest } from "./manifest.ts";
 import { entityOutputSql } from "./output.ts";
-import { rawStagingDdl, readSources } from "./read-sources.ts";
+import { laneDatabasePaths, readSources, stagingThreads } from "./read-sources.ts";
+import { openScratch, removeDatabase } from "./scratch.ts";
 import { registerSearchFunctions, searchIndexSql } from "./search-index.ts";
 import { snapshotTables } from "./snapshot-schema.ts";
-import { snapshotSql } from "./snapshots.ts";
-import { flattenSql } from "./staging.ts";
+import { snapshotSql, trendingCopySql, trendingSql } from "./snapshots.ts";
+import { problemsDdl } from "./staging.ts";
+import { CompilerWorker, runJob, type WorkerJob } from "./workers.ts";
 import { handleSearchKey } from "./x-ids.ts";
 
 export interface CompileOptions {
@@ -20,26 +22,11 @@ export interface CompileOptions {
   compiledAt: Date;
   xSecret?: string;
   onProgress?: (message: string) => void;
-  /** Validate on a worker thread: by default only when the input is large enough to gain from it. */
-  validateOnWorker?: boolean;
+  /** Threads that read and stage the sources: by default one per core (at most 4) for inputs of 4 MiB or more, else 1. */
+  threads?: number;
 }
 
 export type CompileResult = { ok: true; manifest: Record<string, unknown> } | { ok: false; problems: string[] };
-
-/** Temporary files live on the output's file system, so that the final rename is atomic. */
-function openScratch(path: string): Database.Database {
-  removeDatabase(path);
-  const db = new Database(path);
-  db.pragma("journal_mode = OFF");
-  db.pragma("synchronous = OFF");
-  db.pragma("cache_size = -8192");
-  db.pragma("temp_store = FILE");
-  return db;
-}
-
-function removeDatabase(path: string): void {
-  for (const suffix of ["", "-journal", "-wal", "-shm"]) rmSync(path + suffix, { force: true });
-}
 
 function sourceProblems(options: CompileOptions): string[] {
   if (!existsSync(options.sourceDir) || !statSync(options.sourceDir).isDirectory()) {
@@ -49,60 +36,92 @@ function sourceProblems(options: CompileOptions): string[] {
   return [];
 }
 
+/**
+ * The checks as one SQL job: the cross-record checks into the job's own problems table, then
+ * every problem, validation problems included, in order. A line's problems are all in one
+ * database (its lane's, or the checks'), so ordering by file, line and seq is the input order.
+ */
+function checksJob(dbPath: string, staging: readonly Staging[]): WorkerJob {
+  const problemTables = ["main", ...staging.map((s) => s.name)].map((db) => `SELECT file, line, seq, path, message FROM ${db}.problems`);
+  return {
+    kind: "sql",
+    dbPath,
+    attach: staging.map((s) => [s.name, s.path]),
+    sql: [problemsDdl, ...crossRecordChecks].join("\n"),
+    query: `SELECT printf('%s:%d: %s: %s', file, line, path, message) FROM (${problemTables.join(" UNION ALL ")}) ORDER BY file, line, seq`,
+  };
+}
+
+type ManifestEntries = Record<string, unknown>;
+
+/** A staging database and the name it is attached as. */
+interface Staging {
+  name: string;
+  path: string;
+}
+
+function attach(db: Database.Database, name: string, path: string): void {
+  db.prepare(`ATTACH DATABASE ? AS ${name}`).run(path);
+  db.pragma(`${name}.journal_mode = OFF`);
+  db.pragma(`${name}.synchronous = OFF`);
+  db.pragma(`${name}.cache_size = -8192`);
+}
+
 export async function compileSnapshot(options: CompileOptions): Promise<CompileResult> {
   const early = sourceProblems(options);
   if (early.length > 0) return { ok: false, problems: early };
   const progress = options.onProgress;
   const xSecret = options.xSecret === undefined || options.xSecret === "" ? undefined : options.xSecret;
-  const stagingPath = `${options.outFile}.staging-${process.pid}`;
-  const tmpPath = `${options.outFile}.tmp-${process.pid}`;
-  let staging: Database.Database | undefined;
+  const scratch = `${options.outFile}.${process.pid}`;
+  const stagingPath = `${scratch}.staging`;
+  const checksPath = `${scratch}.checks`;
+  const keptPath = `${scratch}.kept`;
+  const sidePath = `${scratch}.side`;
+  const tmpPath = `${scratch}.tmp`;
+  const threads = stagingThreads(options.sourceDir, options.threads);
+  let checks: CompilerWorker | undefined;
   let out: Database.Database | undefined;
   try {
-    staging = openScratch(stagingPath);
-    staging.exec(rawStagingDdl);
-    await readSources(staging, { sourceDir: options.sourceDir, xSecret, onProgress: progress, useWorker: options.validateOnWorker });
+    const staging: Staging[] = [{ name: "stg", path: stagingPath }];
+    const lane0 = openScratch(stagingPath);
+    try {
+      const lanes = await readSources(lane0, stagingPath, { sourceDir: options.sourceDir, xSecret, onProgress: progress, threads });
+      lanes.forEach((path, i) => staging.push({ name: `lane${i + 1}`, path }));
+    } finally {
+      lane0.close();
+    }
+
+    // The checks only read the staging databases: with more than one thread they run on a worker,
+    // beside the snapshot's construction, whose result is only kept if they find no problem.
     progress?.("checking references");
-    staging.exec(`BEGIN; ${flattenSql} COMMIT;`);
-    progress?.("sources staged");
-    staging.exec("BEGIN");
-    for (const check of crossRecordChecks) staging.exec(check);
-    staging.exec("COMMIT");
-    const problems = staging
-      .prepare("SELECT printf('%s:%d: %s: %s', file, line, path, message) FROM problems ORDER BY file, line, seq")
-      .pluck()
-      .all() as string[];
-    staging.close();
-    staging = undefined;
-    if (problems.length > 0) return { ok: false, problems };
+    const job = checksJob(checksPath, staging);
+    let problems: string[] | undefined;
+    if (threads > 1) checks = new CompilerWorker(job);
+    else problems = (runJob(job) as string[][]).map((row) => row[0]!);
+    if (problems !== undefined && problems.length > 0) return { ok: false, problems };
 
     progress?.("writing snapshot");
-    out = openScratch(tmpPath);
-    registerSearchFunctions(out);
-    out.exec(snapshotTables);
-    out.prepare("ATTACH DATABASE ? AS stg").run(stagingPath);
-    out.pragma("stg.journal_mode = OFF");
-    out.pragma("stg.synchronous = OFF");
-    out.pragma("stg.cache_size = -8192");
-    out.exec("BEGIN");
-    out.exec(eligibilitySql(options.compiledAt));
-    progress?.("eligibility decided");
-    out.exec(entityOutputSql);
-    progress?.("entity tables written");
-    out.exec(snapshotSql(options.compiledAt));
-    progress?.("snapshots computed");
-    out.exec(searchIndexSql);
-    progress?.("search index built");
-    const excluded = countExclusions(out, options.compiledAt);
-    progress?.("exclusions counted");
-    const entries = manifestEntries(out, {
-      excluded,
-      xHandleSearchKey: xSecret === undefined ? null : handleSearchKey(xSecret),
-    });
-    out.exec("COMMIT");
-    out.exec("DETACH DATABASE stg");
+    let built: { entries: ManifestEntries } | { error: Error };
+    try {
+      out = openScratch(tmpPath);
+      registerSearchFunctions(out);
+      out.exec(snapshotTables);
+      for (const s of staging) attach(out, s.name, s.path);
+      attach(out, "kept", keptPath);
+      built = { entries: await buildSnapshot(out, { compiledAt: options.compiledAt, xSecret, threads, staging, keptPath, sidePath, progress }) };
+    } catch (error) {
+      built = { error: error as Error };
+    }
+    if (checks !== undefined) {
+      problems = (await checks.result as string[][]).map((row) => row[0]!);
+      progress?.("references checked");
+      if (problems.length > 0) return { ok: false, problems };
+    }
+    if ("error" in built) throw built.error;
+    out = out!;
+    for (const name of [...staging.map((s) => s.name), "kept", "side"]) out.exec(`DETACH DATABASE ${name}`);
     progress?.("hashing");
-    const manifest = writeManifest(out, entries, contentHash(tmpPath, entries), options.compiledAt);
+    const manifest = writeManifest(out, built.entries, contentHash(tmpPath, built.entries), options.compiledAt);
     // No VACUUM: rows are only ever inserted, in sorted order, so the file is already compact
     // and byte-identical across runs; VACUUM cost about 8% of compile time for 8% of file size.
     out.close();
@@ -115,9 +134,59 @@ export async function compileSnapshot(options: CompileOptions): Promise<CompileR
   } catch (error) {
     return { ok: false, problems: [`(compiler): (root): ${(error as Error).message}`] };
   } finally {
-    staging?.close();
+    await checks?.close();
     out?.close();
-    removeDatabase(stagingPath);
-    removeDatabase(tmpPath);
+    for (const path of [stagingPath, ...laneDatabasePaths(stagingPath), checksPath, keptPath, sidePath, tmpPath]) removeDatabase(path);
+  }
+}
+
+interface BuildOptions {
+  compiledAt: Date;
+  xSecret: string | undefined;
+  threads: number;
+  staging: readonly Staging[];
+  keptPath: string;
+  sidePath: string;
+  progress: CompileOptions["onProgress"];
+}
+
+/**
+ * Steps 5-6: eligibility (the k_* tables), then the entity tables, snapshots and search index on
+ * this thread while a side job (on a worker when there are threads to spare) computes the
+ * trending entities and the exclusion counts, which only read the staging and k_* tables.
+ */
+async function buildSnapshot(out: Database.Database, options: BuildOptions): Promise<ManifestEntries> {
+  const { compiledAt, progress } = options;
+  out.exec(`BEGIN; ${eligibilitySql(compiledAt)} COMMIT;`);
+  progress?.("eligibility decided");
+
+  const job: WorkerJob = {
+    kind: "sql",
+    dbPath: options.sidePath,
+    attach: [...options.staging.map((s): [string, string] => [s.name, s.path]), ["kept", options.keptPath]],
+    sql: trendingSql(compiledAt),
+    query: exclusionCountsQuery(compiledAt),
+  };
+  const side = options.threads > 1 ? new CompilerWorker(job) : undefined;
+  try {
+    const inline = side === undefined ? runJob(job) : undefined;
+    out.exec("BEGIN");
+    out.exec(entityOutputSql);
+    progress?.("entity tables written");
+    out.exec(snapshotSql());
+    progress?.("snapshots computed");
+    out.exec(searchIndexSql);
+    progress?.("search index built");
+    out.exec("COMMIT");
+    const excluded = exclusionRecord((inline ?? (await side!.result)) as unknown[][]);
+    progress?.("trending and exclusions computed");
+    attach(out, "side", options.sidePath);
+    out.exec("BEGIN");
+    out.exec(trendingCopySql("side"));
+    const entries = manifestEntries(out, { excluded, xHandleSearchKey: options.xSecret === undefined ? null : handleSearchKey(options.xSecret) });
+    out.exec("COMMIT");
+    return entries;
+  } finally {
+    await side?.close();
   }
 }

@@ -1,7 +1,6 @@
 // Step 5: the eligibility policy of compiler/policy.ts as SQL. Builds the k_* tables (the
 // records and list items that are kept, with their deterministic position) in the staging
 // database, and counts every excluded record per family and rule for the manifest.
-import type Database from "better-sqlite3";
 import { cutoff, eligibilityRules, eligibilityThresholds as t } from "./policy.ts";
 
 const q = (s: string): string => `'${s.replace(/'/g, "''")}'`;
@@ -12,61 +11,62 @@ export function eligibilitySql(compiledAt: Date): string {
   const tvlCutoff = q(cutoff(compiledAt, t.tvlMaxAge));
   const trendCutoff = q(cutoff(compiledAt, t.trendObservationMaxAge));
   return `
-CREATE TABLE stg.k_projects AS SELECT * FROM s_projects WHERE hidden = 0 AND deleted = 0;
-CREATE INDEX stg.k_projects_id ON k_projects (id);
-CREATE INDEX stg.k_projects_line ON k_projects (line);
-CREATE TABLE stg.k_features AS SELECT p.id AS project_id, f.*,
+CREATE TABLE kept.k_projects AS SELECT * FROM s_projects WHERE hidden = 0 AND deleted = 0;
+CREATE INDEX kept.k_projects_id ON k_projects (id);
+CREATE INDEX kept.k_projects_line ON k_projects (line);
+CREATE TABLE kept.k_features AS SELECT p.id AS project_id, f.*,
     row_number() OVER (PARTITION BY p.id ORDER BY f.last_verified_at DESC, f.feature_id) AS position
   FROM s_features f JOIN k_projects p ON p.line = f.project_line WHERE f.review_state = 'reviewed';
-CREATE TABLE stg.k_pevents AS SELECT p.id AS project_id, e.*,
+CREATE TABLE kept.k_pevents AS SELECT p.id AS project_id, e.*,
     row_number() OVER (PARTITION BY p.id ORDER BY e.occurred_at DESC, e.id) AS position
   FROM s_pevents e JOIN k_projects p ON p.line = e.project_line WHERE e.verified = 1;
-CREATE TABLE stg.k_rounds AS SELECT p.id AS project_id, r.*,
+CREATE TABLE kept.k_rounds AS SELECT p.id AS project_id, r.*,
     row_number() OVER (PARTITION BY p.id ORDER BY r.announced_at DESC, r.id) AS position
   FROM s_rounds r JOIN k_projects p ON p.line = r.project_line WHERE r.verified = 1;
-CREATE TABLE stg.k_tvl_checked AS SELECT p.id AS project_id, v.*,
+CREATE TABLE kept.k_tvl_checked AS SELECT p.id AS project_id, v.*,
     CASE WHEN v.state <> 'confirmed' OR v.obs_series IS NOT v.series_id THEN 'tvl_mapping_inconsistent'
       WHEN v.obs_date IS NULL OR v.obs_date || 'T00:00:00.000Z' < ${tvlCutoff} THEN 'tvl_stale' END AS rule
   FROM s_tvl v JOIN k_projects p ON p.line = v.project_line;
-CREATE TABLE stg.k_trend_checked AS SELECT p.id AS project_id, tr.*,
+CREATE TABLE kept.k_trend_checked AS SELECT p.id AS project_id, tr.*,
     CASE WHEN tr.observed_at < ${trendCutoff} THEN 'trend_observation_stale' END AS rule
   FROM s_trend tr JOIN k_projects p ON p.line = tr.project_line;
 
-CREATE TABLE stg.k_tokens AS SELECT * FROM s_tokens WHERE hidden = 0 AND deleted = 0;
-CREATE INDEX stg.k_tokens_id ON k_tokens (id);
-CREATE TABLE stg.k_market_checked AS SELECT *,
+CREATE TABLE kept.k_tokens AS SELECT * FROM s_tokens WHERE hidden = 0 AND deleted = 0;
+CREATE INDEX kept.k_tokens_id ON k_tokens (id);
+CREATE TABLE kept.k_market_checked AS SELECT *,
     CASE WHEN observed_at < ${marketCutoff} THEN 'market_observation_stale'
       WHEN rank > ${t.marketUniverseMaxRank} THEN 'market_outside_top_200'
       WHEN market_eligible = 0 THEN 'market_ineligible' END AS rule
   FROM k_tokens WHERE observed_at IS NOT NULL;
-CREATE TABLE stg.k_market AS SELECT * FROM (
+CREATE TABLE kept.k_market AS SELECT * FROM (
     SELECT *, row_number() OVER (ORDER BY market_cap_usd DESC, id) AS position FROM k_market_checked WHERE rule IS NULL)
   WHERE position <= ${t.marketUniverseMaxRank};
-CREATE TABLE stg.k_tokenomics_checked AS SELECT k.id AS token_id, k.line AS token_line, f.field, f.verified_at,
+CREATE TABLE kept.k_tokenomics_checked AS SELECT k.id AS token_id, k.line AS token_line, f.field, f.verified_at,
     CASE WHEN f.verified_at < ${tokenomicsCutoff} THEN 'tokenomics_field_stale'
       WHEN f.confidence < ${t.tokenomicsMinConfidence} THEN 'tokenomics_field_low_confidence' END AS rule
   FROM s_tokenomics_fields f JOIN k_tokens k ON k.line = f.token_line;
+CREATE TABLE kept.k_tokenomics AS SELECT token_id, token_line, field, verified_at FROM k_tokenomics_checked WHERE rule IS NULL;
 
-CREATE TABLE stg.k_people AS SELECT * FROM s_people WHERE hidden = 0 AND deleted = 0;
-CREATE INDEX stg.k_people_id ON k_people (id);
-CREATE TABLE stg.k_investments AS SELECT *,
+CREATE TABLE kept.k_people AS SELECT * FROM s_people WHERE hidden = 0 AND deleted = 0;
+CREATE INDEX kept.k_people_id ON k_people (id);
+CREATE TABLE kept.k_investments AS SELECT *,
     row_number() OVER (PARTITION BY person_id ORDER BY invested_at DESC, project_slug) AS position
   FROM (SELECT pe.id AS person_id, pr.id AS project_id, pr.slug AS project_slug, i.invested_at,
       row_number() OVER (PARTITION BY pe.id, pr.id ORDER BY i.invested_at DESC, i.idx) AS latest
     FROM s_investments i JOIN k_people pe ON pe.line = i.person_line JOIN k_projects pr ON pr.id = i.project_id
     WHERE i.verified = 1)
   WHERE latest = 1;
-CREATE TABLE stg.k_roles AS SELECT pe.id AS person_id, pr.id AS project_id, r.is_current,
+CREATE TABLE kept.k_roles AS SELECT pe.id AS person_id, pr.id AS project_id, r.is_current,
     row_number() OVER (PARTITION BY pe.id ORDER BY r.is_current DESC, r.started_at IS NULL, r.started_at DESC, pr.slug, r.idx) AS position
   FROM s_roles r JOIN k_people pe ON pe.line = r.person_line JOIN k_projects pr ON pr.id = r.project_id;
 
-CREATE TABLE stg.k_funds AS SELECT * FROM s_funds WHERE hidden = 0 AND deleted = 0;
-CREATE INDEX stg.k_funds_id ON k_funds (id);
-CREATE TABLE stg.k_stocks AS SELECT * FROM s_stocks WHERE hidden = 0 AND deleted = 0;
-CREATE TABLE stg.k_events AS SELECT * FROM s_events WHERE hidden = 0 AND deleted = 0 AND dates_validated = 1;
-CREATE TABLE stg.k_news AS SELECT * FROM s_news WHERE hidden = 0 AND deleted = 0 AND curated = 1;
-CREATE TABLE stg.k_x AS SELECT * FROM s_x WHERE hidden = 0 AND deleted = 0;
-CREATE INDEX stg.k_x_id ON k_x (xid);
+CREATE TABLE kept.k_funds AS SELECT * FROM s_funds WHERE hidden = 0 AND deleted = 0;
+CREATE INDEX kept.k_funds_id ON k_funds (id);
+CREATE TABLE kept.k_stocks AS SELECT * FROM s_stocks WHERE hidden = 0 AND deleted = 0;
+CREATE TABLE kept.k_events AS SELECT * FROM s_events WHERE hidden = 0 AND deleted = 0 AND dates_validated = 1;
+CREATE TABLE kept.k_news AS SELECT * FROM s_news WHERE hidden = 0 AND deleted = 0 AND curated = 1;
+CREATE TABLE kept.k_x AS SELECT * FROM s_x WHERE hidden = 0 AND deleted = 0;
+CREATE INDEX kept.k_x_id ON k_x (xid);
 `;
 }
 
@@ -133,20 +133,28 @@ function exclusionCounts(liveCutoff: string): Record<string, Record<string, stri
   };
 }
 
-/** `{ family: { rule: count } }` for every rule of the policy table that applies to the family. */
-export function countExclusions(db: Database.Database, compiledAt: Date): Record<string, Record<string, number>> {
+/**
+ * One query counting every excluded record: a row (family, rule, count) per rule of the policy
+ * table that applies to the family, in the policy's order. Read-only over the staging and k_* tables.
+ */
+export function exclusionCountsQuery(compiledAt: Date): string {
   const sql = exclusionCounts(cutoff(compiledAt, t.liveTrendingSignalMaxAge));
   const families = [...new Set(eligibilityRules.flatMap((r) => r.families))].sort();
-  const excluded: Record<string, Record<string, number>> = {};
+  const selects: string[] = [];
   for (const family of families) {
-    const counts: Record<string, number> = {};
     for (const rule of eligibilityRules) {
       if (!rule.families.includes(family)) continue;
       const expr = sql[family]?.[rule.id];
       if (expr === undefined) throw new Error(`no exclusion count for ${family}/${rule.id}`);
-      counts[rule.id] = db.prepare(`SELECT ${expr} AS n`).pluck().get() as number;
+      selects.push(`SELECT ${q(family)}, ${q(rule.id)}, ${expr}`);
     }
-    excluded[family] = counts;
   }
+  return selects.join("\nUNION ALL ");
+}
+
+/** `{ family: { rule: count } }` from the rows of exclusionCountsQuery. */
+export function exclusionRecord(rows: readonly unknown[][]): Record<string, Record<string, number>> {
+  const excluded: Record<string, Record<string, number>> = {};
+  for (const [family, rule, count] of rows as Array<[string, string, number]>) (excluded[family] ??= {})[rule] = count;
   return excluded;
 }

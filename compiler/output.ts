@@ -24,25 +24,22 @@ INSERT INTO funding_rounds SELECT project_id, position, round_type, amount_usd, 
 INSERT INTO project_tvl SELECT project_id, obs_date, obs_tvl FROM k_tvl_checked WHERE rule IS NULL ORDER BY project_id;
 
 INSERT INTO tokens SELECT id, slug, symbol, name FROM k_tokens ORDER BY id;
-CREATE TABLE stg.k_tokenomics AS SELECT token_id, token_line, field, verified_at FROM k_tokenomics_checked WHERE rule IS NULL;
 INSERT INTO tokenomics (token_id, as_of, model_type)
-  SELECT f.token_id, min(f.verified_at),
-    max(CASE WHEN f.field = 'model_type' THEN (SELECT r.doc->>'$.tokenomics.model_type.value' FROM r_tokens r WHERE r.line = f.token_line) END)
-  FROM k_tokenomics f GROUP BY f.token_id ORDER BY f.token_id;
+  SELECT f.token_id, min(f.verified_at), max(CASE WHEN f.field = 'model_type' THEN s.model_type END)
+  FROM k_tokenomics f JOIN s_tokenomics_fields s ON s.token_line = f.token_line AND s.field = f.field
+  GROUP BY f.token_id ORDER BY f.token_id;
 INSERT INTO tokenomics_allocations
-  SELECT f.token_id, j.key + 1, j.value->>'bucket', j.value->>'percent_supply', j.value->>'amount_native'
-  FROM k_tokenomics f JOIN r_tokens r ON r.line = f.token_line, jsonb_each(r.doc, '$.tokenomics.allocations.value') j
-  WHERE f.field = 'allocations' ORDER BY f.token_id, j.key;
+  SELECT f.token_id, a.idx + 1, a.bucket, a.percent_supply, a.amount_native
+  FROM k_tokenomics f JOIN s_allocations a ON a.token_line = f.token_line
+  WHERE f.field = 'allocations' ORDER BY f.token_id, a.idx;
 INSERT INTO tokenomics_vesting
-  SELECT f.token_id, j.key + 1, j.value->>'allocation_bucket', strftime('%Y-%m-%dT%H:%M:%fZ', j.value->>'start_at'),
-    strftime('%Y-%m-%dT%H:%M:%fZ', j.value->>'cliff_at'), strftime('%Y-%m-%dT%H:%M:%fZ', j.value->>'end_at'),
-    j.value->>'cadence', j.value->>'percent_unlocked_at_tge', j.value->>'amount_native'
-  FROM k_tokenomics f JOIN r_tokens r ON r.line = f.token_line, jsonb_each(r.doc, '$.tokenomics.vesting_schedules.value') j
-  WHERE f.field = 'vesting_schedules' ORDER BY f.token_id, j.key;
+  SELECT f.token_id, v.idx + 1, v.allocation_bucket, v.start_at, v.cliff_at, v.end_at, v.cadence, v.percent_unlocked_at_tge, v.amount_native
+  FROM k_tokenomics f JOIN s_vesting v ON v.token_line = f.token_line
+  WHERE f.field = 'vesting_schedules' ORDER BY f.token_id, v.idx;
 INSERT INTO tokenomics_utilities
-  SELECT f.token_id, j.key + 1, j.value->>'utility_type'
-  FROM k_tokenomics f JOIN r_tokens r ON r.line = f.token_line, jsonb_each(r.doc, '$.tokenomics.utilities.value') j
-  WHERE f.field = 'utilities' ORDER BY f.token_id, j.key;
+  SELECT f.token_id, u.idx + 1, u.utility_type
+  FROM k_tokenomics f JOIN s_utilities u ON u.token_line = f.token_line
+  WHERE f.field = 'utilities' ORDER BY f.token_id, u.idx;
 
 INSERT INTO people (id, slug, full_name, investment_count, role_count, is_search_candidate)
   SELECT p.id, p.slug, p.full_name, coalesce(i.n, 0), coalesce(r.n, 0), (coalesce(i.n, 0) + coalesce(r.n, 0)) > 0

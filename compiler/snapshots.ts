@@ -20,10 +20,7 @@ INSERT INTO market_movers (period, direction, position, token_id, change_pct)
   return side("gainer", "> 0", "DESC") + side("loser", "< 0", "ASC");
 }
 
-export function snapshotSql(compiledAt: Date): string {
-  const liveCutoff = cutoff(compiledAt, eligibilityThresholds.liveTrendingSignalMaxAge);
-  const days = previousUtcDays(compiledAt, caps.trendingDatedDays);
-  const top = caps.trendingEntities;
+export function snapshotSql(): string {
   return `
 INSERT INTO trending_projects (position, project_id, hot_tier)
   SELECT row_number() OVER (ORDER BY score DESC, project_id), project_id, hot_tier
@@ -44,10 +41,22 @@ INSERT INTO market_snapshot
     JOIN k_market btc ON btc.benchmark = 'btc'
     JOIN k_market eth ON eth.benchmark = 'eth'
   WHERE u.n > 0 AND u.cap > 0;
+`;
+}
 
-CREATE TABLE stg.k_days (day TEXT PRIMARY KEY, as_of TEXT);
+/**
+ * The trending entities (live, and each of the previous days), computed on a side thread into its
+ * own database: it only reads the staging and k_* tables, and its result is small. Writes the
+ * tables trending_days and k_trending_top of that database, which trendingCopySql copies.
+ */
+export function trendingSql(compiledAt: Date): string {
+  const liveCutoff = cutoff(compiledAt, eligibilityThresholds.liveTrendingSignalMaxAge);
+  const days = previousUtcDays(compiledAt, caps.trendingDatedDays);
+  const top = caps.trendingEntities;
+  return `
+CREATE TABLE k_days (day TEXT PRIMARY KEY, as_of TEXT);
 INSERT INTO k_days VALUES ${days.map((d) => `('${d}', '${d}T23:59:59.999Z')`).join(", ")};
-CREATE TABLE stg.k_trending AS
+CREATE TABLE k_trending AS
   SELECT day, entity_type, entity_id, score, observed_at FROM (
     SELECT s.day, s.entity_type, s.entity_id, s.score, s.observed_at,
       row_number() OVER (PARTITION BY s.day, s.entity_type, s.entity_id ORDER BY s.score DESC, s.observed_at DESC, s.line) AS best
@@ -55,17 +64,23 @@ CREATE TABLE stg.k_trending AS
     WHERE ((s.day = 'live' AND s.observed_at >= '${liveCutoff}') OR s.day IN (SELECT day FROM k_days))
       AND ${eligibleEntity("s.entity_type", "s.entity_id")})
   WHERE best = 1;
-CREATE TABLE stg.k_trending_top AS
+CREATE TABLE k_trending_top AS
   SELECT * FROM (SELECT *, row_number() OVER (PARTITION BY day ORDER BY score DESC, entity_type, entity_id) AS position FROM k_trending)
   WHERE position <= ${top};
-INSERT INTO trending_days (day, as_of)
+CREATE TABLE trending_days AS
   SELECT day, as_of FROM (
     SELECT 'live' AS day, min(observed_at) AS as_of FROM k_trending_top WHERE day = 'live'
     UNION ALL SELECT day, as_of FROM k_days)
-  WHERE as_of IS NOT NULL ORDER BY day;
-INSERT INTO trending_entities (day, position, entity_type, entity_id)
-  SELECT day, position, entity_type, entity_id FROM k_trending_top ORDER BY day, position;
+  WHERE as_of IS NOT NULL;
+`;
+}
 
+/** Then, on the snapshot: the side database's trending tables, and every snapshot's as_of. */
+export function trendingCopySql(side: string): string {
+  return `
+INSERT INTO main.trending_days (day, as_of) SELECT day, as_of FROM ${side}.trending_days ORDER BY day;
+INSERT INTO main.trending_entities (day, position, entity_type, entity_id)
+  SELECT day, position, entity_type, entity_id FROM ${side}.k_trending_top ORDER BY day, position;
 INSERT INTO snapshots (name, as_of)
   SELECT 'fund_rankings', (SELECT min(f.score_updated_at) FROM fund_rankings r JOIN k_funds f ON f.id = r.fund_id)
   UNION ALL SELECT 'market', (SELECT as_of FROM market_snapshot UNION ALL SELECT min(observed_at) FROM k_market LIMIT 1)

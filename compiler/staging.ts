@@ -1,119 +1,254 @@
-// Step 2b: flatten the staged JSONB records into typed staging tables (one per family and per
-// nested list), with date-times normalised to milliseconds, so that checks, eligibility and
-// output are plain SQL over indexed columns.
+// Step 2: the typed staging tables. Each valid record is flattened in JS (by `stagingRows`, on
+// the thread staging its family) into one row per record and per nested list item, so
+// that checks, eligibility and output are plain SQL over indexed columns.
+//
+// Values keep SQLite's JSON semantics: booleans are 0/1, absent or null values are NULL, and
+// date-times are normalised to milliseconds by SQLite's own strftime at insert time.
+
+type ColumnType = "TEXT" | "INTEGER" | "NUMERIC" | "DATETIME";
+
+/** Table → columns, in the order `stagingRows` emits values. DATETIME is TEXT normalised on insert. */
+const tables = {
+  s_projects: { line: "INTEGER", id: "TEXT", slug: "TEXT", name: "TEXT", hidden: "INTEGER", deleted: "INTEGER" },
+  s_features: {
+    project_line: "INTEGER", idx: "INTEGER", feature_id: "TEXT", feature_name: "TEXT", display_name: "TEXT",
+    category: "TEXT", status: "TEXT", primary_url: "TEXT", docs_url: "TEXT", app_url: "TEXT", chain_ids: "TEXT",
+    last_verified_at: "DATETIME", review_state: "TEXT",
+  },
+  s_pevents: { project_line: "INTEGER", idx: "INTEGER", id: "TEXT", type: "TEXT", occurred_at: "DATETIME", verified: "INTEGER" },
+  s_rounds: {
+    project_line: "INTEGER", idx: "INTEGER", id: "TEXT", round_type: "TEXT", amount_usd: "NUMERIC",
+    announced_at: "DATETIME", verified: "INTEGER",
+  },
+  s_round_investors: { project_line: "INTEGER", round_idx: "INTEGER", idx: "INTEGER", type: "TEXT", id: "TEXT" },
+  s_tvl: {
+    project_line: "INTEGER", state: "TEXT", series_id: "TEXT", obs_date: "TEXT", obs_tvl: "NUMERIC", obs_series: "TEXT",
+  },
+  s_trend_observations: { project_line: "INTEGER", idx: "INTEGER", observed_at: "DATETIME", hot_tier: "TEXT", score: "NUMERIC" },
+  s_tokens: {
+    line: "INTEGER", id: "TEXT", slug: "TEXT", symbol: "TEXT", name: "TEXT", project_id: "TEXT", benchmark: "TEXT",
+    hidden: "INTEGER", deleted: "INTEGER", observed_at: "DATETIME", rank: "NUMERIC", price_usd: "NUMERIC",
+    market_cap_usd: "NUMERIC", volume_24h_usd: "NUMERIC", change_24h_pct: "NUMERIC", change_7d_pct: "NUMERIC",
+    market_eligible: "INTEGER",
+  },
+  s_tokenomics_fields: { token_line: "INTEGER", field: "TEXT", verified_at: "DATETIME", confidence: "NUMERIC", model_type: "TEXT" },
+  s_allocations: { token_line: "INTEGER", idx: "INTEGER", bucket: "TEXT", percent_supply: "NUMERIC", amount_native: "NUMERIC" },
+  s_vesting: {
+    token_line: "INTEGER", idx: "INTEGER", allocation_bucket: "TEXT", start_at: "DATETIME", cliff_at: "DATETIME",
+    end_at: "DATETIME", cadence: "TEXT", percent_unlocked_at_tge: "NUMERIC", amount_native: "NUMERIC",
+  },
+  s_utilities: { token_line: "INTEGER", idx: "INTEGER", utility_type: "TEXT" },
+  s_people: { line: "INTEGER", id: "TEXT", slug: "TEXT", full_name: "TEXT", hidden: "INTEGER", deleted: "INTEGER" },
+  s_investments: {
+    person_line: "INTEGER", idx: "INTEGER", project_id: "TEXT", round_id: "TEXT", invested_at: "DATETIME", verified: "INTEGER",
+  },
+  s_roles: { person_line: "INTEGER", idx: "INTEGER", project_id: "TEXT", is_current: "INTEGER", started_at: "TEXT" },
+  s_funds: {
+    line: "INTEGER", id: "TEXT", slug: "TEXT", name: "TEXT", fund_type: "TEXT", score: "NUMERIC",
+    score_updated_at: "DATETIME", hidden: "INTEGER", deleted: "INTEGER",
+  },
+  s_stocks: {
+    line: "INTEGER", id: "TEXT", slug: "TEXT", name: "TEXT", ticker: "TEXT", exchange: "TEXT", region: "TEXT",
+    crypto_angle: "TEXT", ipo_date: "TEXT", is_pre_ipo: "INTEGER", hidden: "INTEGER", deleted: "INTEGER",
+  },
+  s_news: {
+    line: "INTEGER", id: "TEXT", title: "TEXT", summary: "TEXT", published_at: "DATETIME", sentiment: "TEXT",
+    language: "TEXT", curated: "INTEGER", hidden: "INTEGER", deleted: "INTEGER",
+  },
+  s_news_entities: { news_line: "INTEGER", idx: "INTEGER", type: "TEXT", id: "TEXT" },
+  s_events: {
+    line: "INTEGER", id: "TEXT", slug: "TEXT", name: "TEXT", event_type: "TEXT", start_date: "TEXT", end_date: "TEXT",
+    city: "TEXT", country: "TEXT", website_url: "TEXT", dates_validated: "INTEGER", hidden: "INTEGER", deleted: "INTEGER",
+  },
+  s_x: {
+    line: "INTEGER", xid: "TEXT", handle_hash: "TEXT", linked_type: "TEXT", linked_id: "TEXT", hidden: "INTEGER", deleted: "INTEGER",
+  },
+  s_trending: { line: "INTEGER", entity_type: "TEXT", entity_id: "TEXT", day: "TEXT", observed_at: "DATETIME", score: "NUMERIC" },
+} as const satisfies Record<string, Record<string, ColumnType>>;
+
+export type StagingTable = keyof typeof tables;
+
+/** The staging tables each family's records are flattened into. */
+const familyTables: Record<string, StagingTable[]> = {
+  projects: ["s_projects", "s_features", "s_pevents", "s_rounds", "s_round_investors", "s_tvl", "s_trend_observations"],
+  tokens: ["s_tokens", "s_tokenomics_fields", "s_allocations", "s_vesting", "s_utilities"],
+  people: ["s_people", "s_investments", "s_roles"],
+  funds: ["s_funds"],
+  stocks: ["s_stocks"],
+  news: ["s_news", "s_news_entities"],
+  events: ["s_events"],
+  x_accounts: ["s_x"],
+  trending: ["s_trending"],
+};
 
 /** ISO 8601 UTC with milliseconds, e.g. 2026-03-01T12:00:00.000Z. */
 export const isoMs = (expr: string): string => `strftime('%Y-%m-%dT%H:%M:%fZ', ${expr})`;
 
-const visibility = "coalesce(doc->>'hidden', 0) AS hidden, coalesce(doc->>'deleted', 0) AS deleted";
+const columnsOf = (table: StagingTable): Array<[string, ColumnType]> => Object.entries(tables[table]) as Array<[string, ColumnType]>;
 
-export const flattenSql = `
-CREATE TABLE s_projects AS
-  SELECT line, doc->>'id' AS id, doc->>'slug' AS slug, doc->>'name' AS name, ${visibility} FROM r_projects;
-CREATE TABLE s_features AS
-  SELECT r.line AS project_line, j.key AS idx, j.value->>'feature_id' AS feature_id,
-    j.value->>'feature_name' AS feature_name, j.value->>'display_name' AS display_name,
-    j.value->>'category' AS category, j.value->>'status' AS status, j.value->>'primary_url' AS primary_url,
-    j.value->>'docs_url' AS docs_url, j.value->>'app_url' AS app_url,
-    coalesce(json(j.value->'chain_ids'), '[]') AS chain_ids, ${isoMs("j.value->>'last_verified_at'")} AS last_verified_at,
-    j.value->>'review_state' AS review_state
-  FROM r_projects r, jsonb_each(r.doc, '$.features') j;
-CREATE TABLE s_pevents AS
-  SELECT r.line AS project_line, j.key AS idx, j.value->>'id' AS id, j.value->>'type' AS type,
-    ${isoMs("j.value->>'occurred_at'")} AS occurred_at, j.value->>'verified' AS verified
-  FROM r_projects r, jsonb_each(r.doc, '$.events') j;
-CREATE TABLE s_rounds AS
-  SELECT r.line AS project_line, j.key AS idx, j.value->>'id' AS id, j.value->>'round_type' AS round_type,
-    j.value->>'amount_usd' AS amount_usd, ${isoMs("j.value->>'announced_at'")} AS announced_at, j.value->>'verified' AS verified
-  FROM r_projects r, jsonb_each(r.doc, '$.funding') j;
-CREATE TABLE s_round_investors AS
-  SELECT r.line AS project_line, j.key AS round_idx, i.key AS idx, i.value->>'type' AS type, i.value->>'id' AS id
-  FROM r_projects r, jsonb_each(r.doc, '$.funding') j, jsonb_each(j.value, '$.investors') i;
-CREATE TABLE s_tvl AS
-  SELECT r.line AS project_line, r.doc->>'$.tvl.mapping.state' AS state, r.doc->>'$.tvl.mapping.series_id' AS series_id,
-    (SELECT o.value->>'date' FROM jsonb_each(r.doc, '$.tvl.observations') o ORDER BY o.value->>'date' DESC, o.key DESC LIMIT 1) AS obs_date,
-    (SELECT o.value->>'tvl_usd' FROM jsonb_each(r.doc, '$.tvl.observations') o ORDER BY o.value->>'date' DESC, o.key DESC LIMIT 1) AS obs_tvl,
-    (SELECT o.value->>'series_id' FROM jsonb_each(r.doc, '$.tvl.observations') o ORDER BY o.value->>'date' DESC, o.key DESC LIMIT 1) AS obs_series
-  FROM r_projects r WHERE r.doc->>'$.tvl.mapping.state' IS NOT NULL;
-CREATE TABLE s_trend AS
-  SELECT project_line, observed_at, hot_tier, score FROM (
-    SELECT r.line AS project_line, ${isoMs("j.value->>'observed_at'")} AS observed_at, j.value->>'hot_tier' AS hot_tier,
-      j.value->>'score' AS score,
-      row_number() OVER (PARTITION BY r.line ORDER BY ${isoMs("j.value->>'observed_at'")} DESC, j.value->>'score' DESC, j.key) AS rn
-    FROM r_projects r, jsonb_each(r.doc, '$.trend') j) WHERE rn = 1;
+/** The problems table: every staging database has one (validation problems; the main one also gets the checks'). */
+export const problemsDdl =
+  "CREATE TABLE problems (seq INTEGER PRIMARY KEY, file TEXT NOT NULL, line INTEGER NOT NULL, path TEXT NOT NULL, message TEXT NOT NULL);";
 
-CREATE TABLE s_tokens AS
-  SELECT line, doc->>'id' AS id, doc->>'slug' AS slug, doc->>'symbol' AS symbol, doc->>'name' AS name,
-    doc->>'project_id' AS project_id, doc->>'benchmark' AS benchmark, ${visibility},
-    ${isoMs("doc->>'$.market.observed_at'")} AS observed_at, doc->>'$.market.rank' AS rank,
-    doc->>'$.market.price_usd' AS price_usd, doc->>'$.market.market_cap_usd' AS market_cap_usd,
-    doc->>'$.market.volume_24h_usd' AS volume_24h_usd, doc->>'$.market.change_24h_pct' AS change_24h_pct,
-    doc->>'$.market.change_7d_pct' AS change_7d_pct, coalesce(doc->>'$.market.market_eligible', 1) AS market_eligible
-  FROM r_tokens;
-CREATE TABLE s_tokenomics_fields AS
-  SELECT r.line AS token_line, f.key AS field, ${isoMs("f.value->>'verified_at'")} AS verified_at, f.value->>'confidence' AS confidence
-  FROM r_tokens r, jsonb_each(r.doc, '$.tokenomics') f
-  WHERE f.key IN ('model_type', 'allocations', 'vesting_schedules', 'utilities');
+/** The staging tables of one family. */
+export function stagingDdl(family: string): string {
+  return familyTables[family]!
+    .map((t) => `CREATE TABLE ${t} (${columnsOf(t).map(([name, type]) => `${name} ${type === "DATETIME" ? "TEXT" : type}`).join(", ")});`)
+    .join("\n");
+}
 
-CREATE TABLE s_people AS
-  SELECT line, doc->>'id' AS id, doc->>'slug' AS slug, doc->>'full_name' AS full_name, ${visibility} FROM r_people;
-CREATE TABLE s_investments AS
-  SELECT r.line AS person_line, j.key AS idx, j.value->>'project_id' AS project_id, j.value->>'round_id' AS round_id,
-    ${isoMs("j.value->>'invested_at'")} AS invested_at, j.value->>'verified' AS verified
-  FROM r_people r, jsonb_each(r.doc, '$.investments') j;
-CREATE TABLE s_roles AS
-  SELECT r.line AS person_line, j.key AS idx, j.value->>'project_id' AS project_id, j.value->>'is_current' AS is_current,
-    j.value->>'started_at' AS started_at
-  FROM r_people r, jsonb_each(r.doc, '$.roles') j;
+/** How many values one row of `table` has. */
+export const stagingWidth = (table: StagingTable): number => columnsOf(table).length;
 
-CREATE TABLE s_funds AS
-  SELECT line, doc->>'id' AS id, doc->>'slug' AS slug, doc->>'name' AS name, doc->>'fund_type' AS fund_type,
-    doc->>'score' AS score, ${isoMs("doc->>'score_updated_at'")} AS score_updated_at, ${visibility} FROM r_funds;
-CREATE TABLE s_stocks AS
-  SELECT line, doc->>'id' AS id, doc->>'slug' AS slug, doc->>'name' AS name, doc->>'ticker' AS ticker,
-    doc->>'exchange' AS exchange, doc->>'region' AS region, doc->>'crypto_angle' AS crypto_angle,
-    doc->>'ipo_date' AS ipo_date, doc->>'is_pre_ipo' AS is_pre_ipo, ${visibility} FROM r_stocks;
-CREATE TABLE s_news AS
-  SELECT line, doc->>'id' AS id, doc->>'title' AS title, doc->>'summary' AS summary,
-    ${isoMs("doc->>'published_at'")} AS published_at, doc->>'sentiment' AS sentiment, doc->>'language' AS language,
-    doc->>'curated' AS curated, ${visibility} FROM r_news;
-CREATE TABLE s_news_entities AS
-  SELECT r.line AS news_line, j.key AS idx, j.value->>'type' AS type, j.value->>'id' AS id
-  FROM r_news r, jsonb_each(r.doc, '$.entities') j;
-CREATE TABLE s_events AS
-  SELECT line, doc->>'id' AS id, doc->>'slug' AS slug, doc->>'name' AS name, doc->>'event_type' AS event_type,
-    doc->>'start_date' AS start_date, doc->>'end_date' AS end_date, doc->>'city' AS city, doc->>'country' AS country,
-    doc->>'website_url' AS website_url, doc->>'dates_validated' AS dates_validated, ${visibility} FROM r_events;
-CREATE TABLE s_x AS
-  SELECT line, xid, handle_hash, doc->>'$.linked_entity.type' AS linked_type, doc->>'$.linked_entity.id' AS linked_id, ${visibility}
-  FROM r_x_accounts;
-CREATE TABLE s_trending AS
-  SELECT line, doc->>'$.entity.type' AS entity_type, coalesce(xid, doc->>'$.entity.id') AS entity_id,
-    doc->>'day' AS day, ${isoMs("doc->>'observed_at'")} AS observed_at, doc->>'score' AS score
-  FROM r_trending;
+/** `INSERT` of `rows` rows at once into `table`; date-time columns go through strftime. */
+export function stagingInsertSql(table: StagingTable, rows: number): string {
+  const one = `(${columnsOf(table).map(([, type]) => (type === "DATETIME" ? isoMs("?") : "?")).join(", ")})`;
+  return `INSERT INTO ${table} VALUES ${Array.from({ length: rows }, () => one).join(", ")}`;
+}
 
-CREATE INDEX s_projects_id ON s_projects (id);
-CREATE INDEX s_projects_slug ON s_projects (slug);
-CREATE INDEX s_projects_line ON s_projects (line);
-CREATE INDEX s_features_parent ON s_features (project_line);
-CREATE INDEX s_pevents_parent ON s_pevents (project_line);
-CREATE INDEX s_rounds_parent ON s_rounds (project_line, id);
-CREATE INDEX s_tvl_parent ON s_tvl (project_line);
-CREATE INDEX s_trend_parent ON s_trend (project_line);
-CREATE INDEX s_tokens_id ON s_tokens (id);
-CREATE INDEX s_tokenomics_parent ON s_tokenomics_fields (token_line);
-CREATE INDEX s_people_id ON s_people (id);
-CREATE INDEX s_people_slug ON s_people (slug);
-CREATE INDEX s_investments_parent ON s_investments (person_line);
-CREATE INDEX s_roles_parent ON s_roles (person_line);
-CREATE INDEX s_funds_id ON s_funds (id);
-CREATE INDEX s_funds_slug ON s_funds (slug);
-CREATE INDEX s_stocks_id ON s_stocks (id);
-CREATE INDEX s_stocks_slug ON s_stocks (slug);
-CREATE INDEX s_news_id ON s_news (id);
-CREATE INDEX s_news_entities_parent ON s_news_entities (news_line);
-CREATE INDEX s_events_id ON s_events (id);
-CREATE INDEX s_events_slug ON s_events (slug);
-CREATE INDEX s_x_id ON s_x (xid);
-CREATE INDEX s_trending_day ON s_trending (day, entity_type, entity_id);
-`;
+/** Rows of one batch, per table: each table's rows concatenated, `stagingWidth(table)` values each. */
+export type StagingRows = Partial<Record<StagingTable, unknown[]>>;
+
+type Json = Record<string, unknown>;
+const bit = (value: unknown): number => (value === true ? 1 : 0);
+const list = (value: unknown): Json[] => (Array.isArray(value) ? (value as Json[]) : []);
+const nullable = (value: unknown): unknown => value ?? null;
+
+/**
+ * Appends the staging rows of one valid record (zod's output, defaults applied) to `out`.
+ * `xid` and `handleHash` are the keyed X ids computed for x_accounts and trending records.
+ */
+export function stagingRows(family: string, r: Json, line: number, xid: string | null, handleHash: string | null, out: StagingRows): void {
+  // Each call site pushes a whole row at once (no rest parameters: this runs a few million times).
+  const to = (table: StagingTable): unknown[] => (out[table] ??= []);
+  switch (family) {
+    case "projects": {
+      to("s_projects").push(line, r.id, r.slug, r.name, bit(r.hidden), bit(r.deleted));
+      list(r.features).forEach((f, i) =>
+        to("s_features").push(line, i, f.feature_id, f.feature_name, f.display_name, f.category, f.status,
+          nullable(f.primary_url), nullable(f.docs_url), nullable(f.app_url), JSON.stringify(f.chain_ids ?? []),
+          f.last_verified_at, f.review_state));
+      list(r.events).forEach((e, i) => to("s_pevents").push(line, i, e.id, e.type, e.occurred_at, bit(e.verified)));
+      list(r.funding).forEach((f, i) => {
+        to("s_rounds").push(line, i, f.id, f.round_type, f.amount_usd, f.announced_at, bit(f.verified));
+        list(f.investors).forEach((v, j) => to("s_round_investors").push(line, i, j, v.type, v.id));
+      });
+      const tvl = r.tvl as { mapping: Json; observations: Json[] } | null;
+      if (tvl !== null) {
+        // The latest observation by date; of equal dates, the last listed.
+        let latest: Json | undefined;
+        for (const o of tvl.observations) if (latest === undefined || (o.date as string) >= (latest.date as string)) latest = o;
+        to("s_tvl").push(line, tvl.mapping.state, tvl.mapping.series_id, nullable(latest?.date), nullable(latest?.tvl_usd), nullable(latest?.series_id));
+      }
+      list(r.trend).forEach((t, i) => to("s_trend_observations").push(line, i, t.observed_at, t.hot_tier, t.score));
+      return;
+    }
+    case "tokens": {
+      const m = r.market as Json | null;
+      to("s_tokens").push(line, r.id, r.slug, r.symbol, r.name, nullable(r.project_id), nullable(r.benchmark), bit(r.hidden), bit(r.deleted),
+        nullable(m?.observed_at), nullable(m?.rank), nullable(m?.price_usd), nullable(m?.market_cap_usd), nullable(m?.volume_24h_usd),
+        nullable(m?.change_24h_pct), nullable(m?.change_7d_pct), m === null ? 1 : bit(m.market_eligible));
+      const t = r.tokenomics as Record<string, Json | undefined> | null;
+      if (t === null) return;
+      for (const field of ["model_type", "allocations", "vesting_schedules", "utilities"] as const) {
+        const f = t[field];
+        if (f !== undefined) to("s_tokenomics_fields").push(line, field, f.verified_at, f.confidence, field === "model_type" ? f.value : null);
+      }
+      list(t.allocations?.value).forEach((a, i) => to("s_allocations").push(line, i, a.bucket, a.percent_supply, a.amount_native));
+      list(t.vesting_schedules?.value).forEach((v, i) =>
+        to("s_vesting").push(line, i, v.allocation_bucket, v.start_at, nullable(v.cliff_at), v.end_at, v.cadence,
+          v.percent_unlocked_at_tge, v.amount_native));
+      list(t.utilities?.value).forEach((u, i) => to("s_utilities").push(line, i, u.utility_type));
+      return;
+    }
+    case "people":
+      to("s_people").push(line, r.id, r.slug, r.full_name, bit(r.hidden), bit(r.deleted));
+      list(r.investments).forEach((v, i) => to("s_investments").push(line, i, v.project_id, nullable(v.round_id), v.invested_at, bit(v.verified)));
+      list(r.roles).forEach((v, i) => to("s_roles").push(line, i, v.project_id, bit(v.is_current), nullable(v.started_at)));
+      return;
+    case "funds":
+      to("s_funds").push(line, r.id, r.slug, r.name, r.fund_type, r.score, r.score_updated_at, bit(r.hidden), bit(r.deleted));
+      return;
+    case "stocks":
+      to("s_stocks").push(line, r.id, r.slug, r.name, r.ticker, r.exchange, r.region, r.crypto_angle, r.ipo_date, bit(r.is_pre_ipo),
+        bit(r.hidden), bit(r.deleted));
+      return;
+    case "news":
+      to("s_news").push(line, r.id, r.title, r.summary, r.published_at, r.sentiment, r.language, bit(r.curated), bit(r.hidden), bit(r.deleted));
+      list(r.entities).forEach((e, i) => to("s_news_entities").push(line, i, e.type, e.id));
+      return;
+    case "events":
+      to("s_events").push(line, r.id, r.slug, r.name, r.event_type, r.start_date, r.end_date, r.city, r.country, nullable(r.website_url),
+        bit(r.dates_validated), bit(r.hidden), bit(r.deleted));
+      return;
+    case "x_accounts": {
+      const linked = r.linked_entity as Json | null;
+      to("s_x").push(line, xid, handleHash, nullable(linked?.type), nullable(linked?.id), bit(r.hidden), bit(r.deleted));
+      return;
+    }
+    case "trending": {
+      const entity = r.entity as Json;
+      to("s_trending").push(line, entity.type, xid ?? entity.id, r.day, r.observed_at, r.score);
+      return;
+    }
+    default:
+      throw new Error(`unknown family ${family}`);
+  }
+}
+
+/**
+ * Run once a family's rows are all in: the indexes of every later join, and for projects each
+ * project's latest trend observation.
+ */
+export const stagingIndexSql: Record<string, string> = {
+  projects: [
+    `CREATE TABLE s_trend AS
+      SELECT project_line, observed_at, hot_tier, score FROM (
+        SELECT project_line, observed_at, hot_tier, score,
+          row_number() OVER (PARTITION BY project_line ORDER BY observed_at DESC, score DESC, idx) AS rn
+        FROM s_trend_observations) WHERE rn = 1;`,
+    "CREATE INDEX s_projects_id ON s_projects (id);",
+    "CREATE INDEX s_projects_slug ON s_projects (slug);",
+    "CREATE INDEX s_projects_line ON s_projects (line);",
+    "CREATE INDEX s_features_parent ON s_features (project_line);",
+    "CREATE INDEX s_pevents_parent ON s_pevents (project_line);",
+    "CREATE INDEX s_rounds_parent ON s_rounds (project_line, id);",
+    "CREATE INDEX s_tvl_parent ON s_tvl (project_line);",
+    "CREATE INDEX s_trend_parent ON s_trend (project_line);",
+  ].join("\n"),
+  tokens: [
+    "CREATE INDEX s_tokens_id ON s_tokens (id);",
+    "CREATE INDEX s_tokenomics_parent ON s_tokenomics_fields (token_line);",
+    "CREATE INDEX s_allocations_parent ON s_allocations (token_line);",
+    "CREATE INDEX s_vesting_parent ON s_vesting (token_line);",
+    "CREATE INDEX s_utilities_parent ON s_utilities (token_line);",
+  ].join("\n"),
+  people: [
+    "CREATE INDEX s_people_id ON s_people (id);",
+    "CREATE INDEX s_people_slug ON s_people (slug);",
+    "CREATE INDEX s_investments_parent ON s_investments (person_line);",
+    "CREATE INDEX s_roles_parent ON s_roles (person_line);",
+  ].join("\n"),
+  funds: [
+    "CREATE INDEX s_funds_id ON s_funds (id);",
+    "CREATE INDEX s_funds_slug ON s_funds (slug);",
+  ].join("\n"),
+  stocks: [
+    "CREATE INDEX s_stocks_id ON s_stocks (id);",
+    "CREATE INDEX s_stocks_slug ON s_stocks (slug);",
+  ].join("\n"),
+  news: [
+    "CREATE INDEX s_news_id ON s_news (id);",
+    "CREATE INDEX s_news_entities_parent ON s_news_entities (news_line);",
+  ].join("\n"),
+  events: [
+    "CREATE INDEX s_events_id ON s_events (id);",
+    "CREATE INDEX s_events_slug ON s_events (slug);",
+  ].join("\n"),
+  x_accounts: [
+    "CREATE INDEX s_x_id ON s_x (xid);",
+  ].join("\n"),
+  trending: [
+    "CREATE INDEX s_trending_day ON s_trending (day, entity_type, entity_id);",
+  ].join("\n"),
+};

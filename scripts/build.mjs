@@ -1,4 +1,4 @@
-// Prebuilt bundle of the `cei` command: cli/main.ts and the compiler's validation worker,
+// Prebuilt bundle of the `cei` command: cli/main.ts and the compiler's worker threads,
 // bundled by esbuild into dist/ as plain ESM (node_modules stay external imports, so zod, h3,
 // commander and the native better-sqlite3 load as ordinary Node modules). bin/cei.js runs dist/
 // instead of the TypeScript sources through tsx when dist/build-info.json says it is current.
@@ -7,8 +7,8 @@
 // Layout, relied on by the sources' `new URL(..., import.meta.url)`:
 // - every output file sits directly in dist/, one folder below the repository as cli/ and
 //   compiler/ are, so compiler/manifest.ts's `../package.json` finds the same file;
-// - the worker entry is dist/_validate-worker.mjs, so compiler/read-sources.ts's
-//   `./_validate-worker.mjs` starts the bundled worker (compiler/_validate-worker.mjs, the
+// - the worker entry is dist/_worker.mjs, so compiler/read-sources.ts's
+//   `./_worker.mjs` starts the bundled worker (compiler/_worker.mjs, the
 //   tsx-registering shim, is only used on the tsx path).
 import { rmSync, statSync, writeFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
@@ -35,7 +35,7 @@ export async function build({ repoDir = REPO_DIR, log = (line) => process.stderr
       absWorkingDir: repoDir,
       entryPoints: [
         { in: "cli/main.ts", out: "main" },
-        { in: "compiler/_validate-worker.ts", out: "_validate-worker" },
+        { in: "compiler/_worker.ts", out: "_worker" },
       ],
       outdir,
       outExtension: { ".js": ".mjs" },

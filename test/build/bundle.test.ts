@@ -55,10 +55,10 @@ afterAll(() => {
 });
 
 test("the build writes the bundle and its build info, and `cei --help` runs from it", async () => {
-  for (const file of ["main.mjs", "_validate-worker.mjs", "build-info.json"]) expect(existsSync(join(repo, "dist", file))).toBe(true);
+  for (const file of ["main.mjs", "_worker.mjs", "build-info.json"]) expect(existsSync(join(repo, "dist", file))).toBe(true);
   const info = JSON.parse(readFileSync(join(repo, "dist/build-info.json"), "utf8")) as { inputs: { path: string }[] };
   const paths = info.inputs.map((i) => i.path);
-  expect(paths).toEqual(expect.arrayContaining(["cli/main.ts", "cli/serve.ts", "compiler/_validate-worker.ts", "server/app.ts", "scripts/build.mjs"]));
+  expect(paths).toEqual(expect.arrayContaining(["cli/main.ts", "cli/serve.ts", "compiler/_worker.ts", "server/app.ts", "scripts/build.mjs"]));
   expect(paths.some((p) => p.includes("node_modules"))).toBe(false);
 
   const help = await cei(["--help"]);
@@ -116,15 +116,15 @@ test("compiling through the bundle validates on the bundled worker and writes th
   expect(entry(sources)).toBe("tsx (CEI_ENTRY=tsx)");
   expect(readFileSync(join(repo, "bundled.db")).equals(readFileSync(join(repo, "tsx.db")))).toBe(true);
 
-  // The bundled compile really starts dist/_validate-worker.mjs: without it, it fails.
-  renameSync(join(repo, "dist/_validate-worker.mjs"), join(repo, "dist/_validate-worker.mjs.away"));
+  // The bundled compile really starts dist/_worker.mjs: without it, it fails.
+  renameSync(join(repo, "dist/_worker.mjs"), join(repo, "dist/_worker.mjs.away"));
   try {
     const broken = await compile("dist", "broken.db");
     expect(entry(broken)).toBe("dist");
     expect(broken.code).not.toBe(0);
-    expect(broken.stderr).toContain("_validate-worker.mjs");
+    expect(broken.stderr).toContain("_worker.mjs");
   } finally {
-    renameSync(join(repo, "dist/_validate-worker.mjs.away"), join(repo, "dist/_validate-worker.mjs"));
+    renameSync(join(repo, "dist/_worker.mjs.away"), join(repo, "dist/_worker.mjs"));
   }
 }, 60_000);
 

@@ -3,4 +3,4 @@
 import { register } from "tsx/esm/api";
 
 register();
-await import("./_validate-worker.ts");
+await import("./_worker.ts");

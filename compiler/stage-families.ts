@@ -1,0 +1,132 @@
+// Steps 1-2 for one set of families, in one thread: read each family file line by line, validate
+// and flatten each batch of lines (validate-lines.ts), and insert the rows into that family's
+// staging tables in `db`. Synchronous, so that it runs the same on the main thread and on a
+// worker thread (read-sources.ts). Nothing grows in memory with the size of the input.
+import { closeSync, existsSync, openSync, readSync } from "node:fs";
+import { join } from "node:path";
+import { StringDecoder } from "node:string_decoder";
+import type Database from "better-sqlite3";
+import { problemsDdl, stagingDdl, stagingIndexSql, stagingInsertSql, stagingWidth, type StagingRows, type StagingTable } from "./staging.ts";
+import { validateBatch } from "./validate-lines.ts";
+
+export interface StageOptions {
+  sourceDir: string;
+  xSecret: string | undefined;
+  onProgress: ((message: string) => void) | undefined;
+}
+
+const PROGRESS_EVERY = 100_000;
+const LINES_PER_TRANSACTION = 20_000;
+const LINES_PER_BATCH = 1_000;
+/** Staging rows per INSERT statement: fewer statement runs for the same rows. */
+const ROWS_PER_INSERT = 16;
+const READ_CHUNK_BYTES = 1 << 20;
+/** Line breaks as readline counts them: CRLF, LF, or a lone CR. */
+const LINE_BREAK = /\r\n|\n|\r/;
+
+/** Creates the problems table and the staging tables of `families`, then stages each family file. */
+export function stageFamilies(db: Database.Database, families: readonly { family: string; file: string }[], options: StageOptions): void {
+  db.exec(problemsDdl);
+  for (const { family } of families) db.exec(stagingDdl(family));
+  const inserter = new StagingInserter(db);
+  for (const family of families) {
+    stageFamily(db, family, inserter, options);
+    db.exec(`BEGIN; ${stagingIndexSql[family.family]} COMMIT;`);
+  }
+}
+
+/** The lines of a file, decoded as UTF-8 and split as node:readline splits them, read `chunkBytes` at a time. */
+export function* readLines(path: string, chunkBytes = READ_CHUNK_BYTES): Generator<string> {
+  const fd = openSync(path, "r");
+  try {
+    const buffer = Buffer.allocUnsafe(chunkBytes);
+    const decoder = new StringDecoder("utf8");
+    let carry = "";
+    for (;;) {
+      const bytes = readSync(fd, buffer, 0, buffer.length, null);
+      if (bytes === 0) break;
+      let text = carry + decoder.write(buffer.subarray(0, bytes));
+      // A CR at the end of a chunk may be the first half of a CRLF: keep it for the next chunk.
+      const tail = text.endsWith("\r") ? "\r" : "";
+      if (tail !== "") text = text.slice(0, -1);
+      const parts = text.split(LINE_BREAK);
+      carry = parts.pop()! + tail;
+      yield* parts;
+    }
+    const last = carry + decoder.end();
+    if (last !== "") yield* last.split(LINE_BREAK).filter((line, i, all) => i < all.length - 1 || line !== "");
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function stageFamily(db: Database.Database, { family, file }: { family: string; file: string }, inserter: StagingInserter, options: StageOptions): void {
+  const path = join(options.sourceDir, file);
+  if (!existsSync(path)) return;
+  const addProblem = db.prepare("INSERT INTO problems (file, line, path, message) VALUES (?, ?, ?, ?)");
+  let secretReported = false;
+
+  const stage = (firstLine: number, lines: string[]) => {
+    const result = validateBatch({ family, firstLine, lines }, options.xSecret);
+    for (const p of result.problems) addProblem.run(file, p.line, p.path, p.message);
+    for (const line of result.needSecret) {
+      if (family !== "x_accounts") {
+        addProblem.run(file, line, "entity.handle", "an X secret is required to resolve X handles (--x-secret-file <file> or env CEI_X_SECRET)");
+      } else if (!secretReported) {
+        addProblem.run(file, line, "(root)", "an X secret is required to compile X accounts (--x-secret-file <file> or env CEI_X_SECRET)");
+        secretReported = true;
+      }
+    }
+    inserter.insert(result.rows);
+  };
+
+  let lineNumber = 0;
+  let batch: string[] = [];
+  db.exec("BEGIN");
+  for (const line of readLines(path)) {
+    lineNumber += 1;
+    batch.push(line);
+    if (lineNumber % PROGRESS_EVERY === 0) options.onProgress?.(`${file}: ${lineNumber} lines`);
+    if (batch.length < LINES_PER_BATCH) continue;
+    stage(lineNumber - batch.length + 1, batch);
+    batch = [];
+    if (lineNumber % LINES_PER_TRANSACTION === 0) db.exec("COMMIT; BEGIN");
+  }
+  if (batch.length > 0) stage(lineNumber - batch.length + 1, batch);
+  db.exec("COMMIT");
+  options.onProgress?.(`${file}: ${lineNumber} lines read`);
+}
+
+/** Inserts staging rows, many per statement. */
+class StagingInserter {
+  readonly #db: Database.Database;
+  readonly #statements = new Map<string, Database.Statement>();
+
+  constructor(db: Database.Database) {
+    this.#db = db;
+  }
+
+  #statement(table: StagingTable, rows: number): Database.Statement {
+    const key = `${table}/${rows}`;
+    let statement = this.#statements.get(key);
+    if (statement === undefined) {
+      statement = this.#db.prepare(stagingInsertSql(table, rows));
+      this.#statements.set(key, statement);
+    }
+    return statement;
+  }
+
+  insert(rows: StagingRows): void {
+    for (const [table, values] of Object.entries(rows) as Array<[StagingTable, unknown[]]>) {
+      const width = stagingWidth(table);
+      const chunk = width * ROWS_PER_INSERT;
+      let at = 0;
+      if (values.length >= chunk) {
+        const many = this.#statement(table, ROWS_PER_INSERT);
+        for (; at + chunk <= values.length; at += chunk) many.run(values.slice(at, at + chunk));
+      }
+      const one = this.#statement(table, 1);
+      for (; at < values.length; at += width) one.run(values.slice(at, at + width));
+    }
+  }
+}

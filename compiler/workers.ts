@@ -1,0 +1,70 @@
+// The compiler's worker threads: one entry (_worker.ts) running one job each. Staging jobs read
+// and stage a share of the families (read-sources.ts); SQL jobs run read-only work over the
+// staging databases beside the main thread (compile.ts). Each job writes to a database of its own,
+// so that no two threads ever write to the same file.
+import { Worker } from "node:worker_threads";
+import { openScratch } from "./scratch.ts";
+import { stageFamilies } from "./stage-families.ts";
+
+export type WorkerJob =
+  | {
+      kind: "stage";
+      /** The lane's staging database, created by the job. */
+      dbPath: string;
+      families: Array<{ family: string; file: string }>;
+      sourceDir: string;
+      xSecret: string | undefined;
+    }
+  | {
+      kind: "sql";
+      /** The job's own scratch database, created by the job. */
+      dbPath: string;
+      /** Databases attached (and only read) by name. */
+      attach: Array<[name: string, path: string]>;
+      /** Run in one transaction; then `query`'s rows (as arrays) are the result. */
+      sql: string;
+      query: string;
+    };
+
+export type WorkerMessage = { progress: string } | { done: unknown[] };
+
+/** Starts `job` on a worker thread; `result` settles with the job's rows, or its failure. */
+export class CompilerWorker {
+  readonly result: Promise<unknown[]>;
+  readonly #worker: Worker;
+
+  constructor(job: WorkerJob, onProgress?: (message: string) => void) {
+    this.#worker = new Worker(new URL("./_worker.mjs", import.meta.url), { workerData: job });
+    this.result = new Promise((resolve, reject) => {
+      this.#worker.on("message", (message: WorkerMessage) => {
+        if ("progress" in message) onProgress?.(message.progress);
+        else resolve(message.done);
+      });
+      this.#worker.on("error", reject);
+      this.#worker.on("exit", (code) => reject(new Error(`a compiler worker exited with code ${code}`)));
+    });
+    // Awaited by its owner; until then a failure must not count as unhandled.
+    this.result.catch(() => undefined);
+  }
+
+  async close(): Promise<void> {
+    this.#worker.removeAllListeners("exit");
+    await this.#worker.terminate();
+  }
+}
+
+/** Runs a job on the current thread: what a worker does, also used inline for small inputs. */
+export function runJob(job: WorkerJob, onProgress?: (message: string) => void): unknown[] {
+  const db = openScratch(job.dbPath);
+  try {
+    if (job.kind === "stage") {
+      stageFamilies(db, job.families, { sourceDir: job.sourceDir, xSecret: job.xSecret, onProgress });
+      return [];
+    }
+    for (const [name, path] of job.attach) db.prepare(`ATTACH DATABASE ? AS ${name}`).run(path);
+    db.exec(`BEGIN; ${job.sql} COMMIT;`);
+    return db.prepare(job.query).raw().all();
+  } finally {
+    db.close();
+  }
+}
