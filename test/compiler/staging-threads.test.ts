@@ -37,9 +37,12 @@ test("staging on worker threads reports the same problems, in the same order", a
   }
 });
 
-test("no staging database is left behind", async () => {
-  await compile("valid", 4);
-  expect(readdirSync(dir).filter((name) => name.includes(".staging-"))).toEqual([]);
+test("no scratch database is left behind, after a success or a failure", async () => {
+  const scratch = () => readdirSync(dir).filter((name) => name.includes(`.${process.pid}.`));
+  expect((await compile("valid", 4)).ok).toBe(true);
+  expect(scratch()).toEqual([]);
+  expect((await compile("errors-references", 4)).ok).toBe(false);
+  expect(scratch()).toEqual([]);
 });
 
 test("the families are shared out largest first, each lane keeping the files' order", () => {
