@@ -2,8 +2,15 @@
 //   node --import tsx bench/_compile-child.ts <compile|floor> <sourceDir> <outFile> <compiledAt ISO> <xSecret>
 // prints one JSON line: { ok, wallMs, maxRssBytes, outBytes, problems? }.
 import { statSync } from "node:fs";
-import { compileSnapshot } from "../compiler/compile.ts";
+import { distStaleReason } from "../scripts/dist-status.mjs";
 import { compileFloor } from "./_compile-floor.ts";
+
+// The compiler as `cei compile` runs it: the prebuilt bundle when it is current (its worker
+// threads then start in tens of milliseconds, not the ~0.5 s of loading TypeScript through tsx).
+const stale = distStaleReason(new URL("../", import.meta.url));
+const { compileSnapshot } = (stale === undefined
+  ? await import(new URL("../dist/compile.mjs", import.meta.url).href)
+  : await import("../compiler/compile.ts")) as typeof import("../compiler/compile.ts");
 
 export interface CompileChildReport {
   ok: boolean;
@@ -13,6 +20,8 @@ export interface CompileChildReport {
   maxRssBytes: number;
   outBytes: number;
   problems?: string[];
+  /** What ran: "dist" (the prebuilt bundle) or why the TypeScript sources ran instead. */
+  entry: string;
 }
 
 const [mode, sourceDir, outFile, compiledAt, xSecret] = process.argv.slice(2);
@@ -34,6 +43,7 @@ const report: CompileChildReport = {
   wallMs,
   maxRssBytes: process.resourceUsage().maxRSS * 1024,
   outBytes: problems === undefined ? statSync(outFile).size : 0,
+  entry: mode === "floor" ? "tsx" : stale === undefined ? "dist" : `tsx (${stale})`,
   ...(problems === undefined ? {} : { problems }),
 };
 process.stdout.write(JSON.stringify(report) + "\n");

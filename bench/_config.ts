@@ -17,6 +17,8 @@ export interface BenchConfig {
   /** raw, h3, cei alternated this many times (section 1); each scale this many times (section 3). */
   httpRounds: number;
   scalingRounds: number;
+  /** Compile and floor alternated this many times at each scale (section 2); medians reported. */
+  compileRounds: number;
   searchQueries: number;
   startupTrials: number;
 }
@@ -35,6 +37,7 @@ const FULL = {
   warmupSeconds: 2,
   httpRounds: 3,
   scalingRounds: 3,
+  compileRounds: 3,
   searchQueries: 10_000,
   startupTrials: 5,
 } as const;
@@ -45,6 +48,7 @@ const QUICK = {
   warmupSeconds: 1,
   httpRounds: 3,
   scalingRounds: 1,
+  compileRounds: 1,
   searchQueries: 2_000,
   startupTrials: 3,
 } as const;

@@ -1,5 +1,5 @@
-// Prebuilt bundle of the `cei` command: cli/main.ts and the compiler's worker threads,
-// bundled by esbuild into dist/ as plain ESM (node_modules stay external imports, so zod, h3,
+// Prebuilt bundle of the `cei` command: cli/main.ts, the compiler's worker entry, and
+// compiler/compile.ts on its own (dist/compile.mjs, for the compile benchmark), bundled by esbuild into dist/ as plain ESM (node_modules stay external imports, so zod, h3,
 // commander and the native better-sqlite3 load as ordinary Node modules). bin/cei.js runs dist/
 // instead of the TypeScript sources through tsx when dist/build-info.json says it is current.
 // Run by `npm run build` and by npm's `prepare` (npm install, npm ci).
@@ -7,9 +7,8 @@
 // Layout, relied on by the sources' `new URL(..., import.meta.url)`:
 // - every output file sits directly in dist/, one folder below the repository as cli/ and
 //   compiler/ are, so compiler/manifest.ts's `../package.json` finds the same file;
-// - the worker entry is dist/_worker.mjs, so compiler/read-sources.ts's
-//   `./_worker.mjs` starts the bundled worker (compiler/_worker.mjs, the
-//   tsx-registering shim, is only used on the tsx path).
+// - the worker entry is dist/_worker.mjs, so compiler/workers.ts's `./_worker.mjs` starts the
+//   bundled worker (compiler/_worker.mjs, the tsx-registering shim, is only used on the tsx path).
 import { rmSync, statSync, writeFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -17,7 +16,7 @@ import * as esbuild from "esbuild";
 
 export const REPO_DIR = fileURLToPath(new URL("..", import.meta.url));
 /** Files that change the output without being bundled inputs. */
-const CONFIG_FILES = ["scripts/build.mjs", "tsconfig.json", "package.json"];
+const CONFIG_FILES = ["scripts/build.mjs", "scripts/dist-status.mjs", "tsconfig.json", "package.json"];
 const ATTEMPTS = 3;
 
 /**
@@ -36,6 +35,7 @@ export async function build({ repoDir = REPO_DIR, log = (line) => process.stderr
       entryPoints: [
         { in: "cli/main.ts", out: "main" },
         { in: "compiler/_worker.ts", out: "_worker" },
+        { in: "compiler/compile.ts", out: "compile" },
       ],
       outdir,
       outExtension: { ".js": ".mjs" },
