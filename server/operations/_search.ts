@@ -43,9 +43,9 @@ export function createSearchIndex(snapshot: Database.Database): SearchIndex {
     SELECT entity_type AS type, entity_id AS id FROM search_keys
     WHERE key > @key AND key < @upper AND entity_type IN (SELECT value FROM json_each(@types))
     ORDER BY key, entity_type, entity_id`);
-  // Keys holding the query's rarest trigram, in rowid (= key) order, kept if they contain the whole
-  // query: the same rows, in the same order, as an FTS phrase query for the whole query, without
-  // reading the (large) doclists of its common trigrams.
+  // Keys holding the query's two rarest trigrams (FTS5 intersects their doclists), in rowid (= key)
+  // order, kept if they contain the whole query: the same rows, in the same order, as an FTS phrase
+  // query for the whole query, without reading the (large) doclists of its common trigrams.
   const substring = snapshot.prepare<[{ match: string; query: string; types: string }], KeyRow>(`
     SELECT k.entity_type AS type, k.entity_id AS id
     FROM search_fts JOIN search_keys k ON k.rowid = search_fts.rowid
@@ -78,9 +78,9 @@ export function createSearchIndex(snapshot: Database.Database): SearchIndex {
       }
       // U+10FFFF sorts after every continuation of `key` in SQLite's binary (UTF-8) order.
       for (const row of prefix.iterate({ key, upper: key + "\u{10FFFF}", types })) if (add(row)) return hits;
-      const trigram = _rarestTrigram(key, (t) => trigramDocuments.get(t) ?? 0);
-      if (trigram !== undefined) {
-        const match = `"${trigram.replaceAll('"', '""')}"`;
+      const trigrams = _rarestTrigrams(key, (t) => trigramDocuments.get(t) ?? 0);
+      if (trigrams !== undefined) {
+        const match = trigrams.map((t) => `"${t.replaceAll('"', '""')}"`).join(" AND ");
         for (const row of substring.iterate({ match, query: key, types })) if (add(row)) return hits;
       }
       return hits;
@@ -88,22 +88,24 @@ export function createSearchIndex(snapshot: Database.Database): SearchIndex {
   };
 }
 
+/** How many of the query's rarest trigrams FTS5 intersects before the keys are read. */
+const TRIGRAMS_INTERSECTED = 2;
+
 /**
- * The trigram of `key` held by the fewest keys, or undefined when `key` is too short for trigrams
- * or one of its trigrams occurs nowhere (then no key contains `key`).
+ * The distinct trigrams of `key` held by the fewest keys (at most TRIGRAMS_INTERSECTED, rarest
+ * first), or undefined when `key` is too short for trigrams or one of its trigrams occurs nowhere
+ * (then no key contains `key`).
  */
-function _rarestTrigram(key: string, documents: (trigram: string) => number): string | undefined {
+function _rarestTrigrams(key: string, documents: (trigram: string) => number): string[] | undefined {
   const chars = [...key];
-  let rarest: string | undefined;
-  let fewest = Infinity;
+  const counts = new Map<string, number>();
   for (let i = 0; i + SUBSTRING_MIN_CHARS <= chars.length; i++) {
     const trigram = chars.slice(i, i + SUBSTRING_MIN_CHARS).join("");
+    if (counts.has(trigram)) continue;
     const count = documents(trigram);
     if (count === 0) return undefined;
-    if (count < fewest) {
-      fewest = count;
-      rarest = trigram;
-    }
+    counts.set(trigram, count);
   }
-  return rarest;
+  if (counts.size === 0) return undefined;
+  return [...counts].sort((a, b) => a[1] - b[1]).slice(0, TRIGRAMS_INTERSECTED).map(([trigram]) => trigram);
 }

@@ -1,4 +1,4 @@
-// Substring search reads only the doclist of the query's rarest trigram (search_trigrams) and
+// Substring search reads only the doclists of the query's two rarest trigrams (search_trigrams) and
 // filters with instr(). It must return exactly what a phrase query over the whole text returns.
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
