@@ -13,7 +13,7 @@ import { registerSearchFunctions, searchIndexSql } from "./search-index.ts";
 import { snapshotTables } from "./snapshot-schema.ts";
 import { snapshotSql, trendingCopySql, trendingSql } from "./snapshots.ts";
 import { problemsDdl } from "./staging.ts";
-import { CompilerWorker, runJob, type WorkerJob } from "./workers.ts";
+import { startJob, type StartedJob, type WorkerJob } from "./workers.ts";
 import { handleSearchKey } from "./x-ids.ts";
 
 export interface CompileOptions {
@@ -79,7 +79,7 @@ export async function compileSnapshot(options: CompileOptions): Promise<CompileR
   const sidePath = `${scratch}.side`;
   const tmpPath = `${scratch}.tmp`;
   const threads = stagingThreads(options.sourceDir, options.threads);
-  let checks: CompilerWorker | undefined;
+  let checks: StartedJob | undefined;
   let out: Database.Database | undefined;
   try {
     const staging: Staging[] = [{ name: "stg", path: stagingPath }];
@@ -94,11 +94,7 @@ export async function compileSnapshot(options: CompileOptions): Promise<CompileR
     // The checks only read the staging databases: with more than one thread they run on a worker,
     // beside the snapshot's construction, whose result is only kept if they find no problem.
     progress?.("checking references");
-    const job = checksJob(checksPath, staging);
-    let problems: string[] | undefined;
-    if (threads > 1) checks = new CompilerWorker(job);
-    else problems = (runJob(job) as string[][]).map((row) => row[0]!);
-    if (problems !== undefined && problems.length > 0) return { ok: false, problems };
+    checks = startJob(checksJob(checksPath, staging), threads > 1);
 
     progress?.("writing snapshot");
     let built: { entries: ManifestEntries } | { error: Error };
@@ -112,11 +108,9 @@ export async function compileSnapshot(options: CompileOptions): Promise<CompileR
     } catch (error) {
       built = { error: error as Error };
     }
-    if (checks !== undefined) {
-      problems = (await checks.result as string[][]).map((row) => row[0]!);
-      progress?.("references checked");
-      if (problems.length > 0) return { ok: false, problems };
-    }
+    const problems = ((await checks.result) as string[][]).map((row) => row[0]!);
+    progress?.("references checked");
+    if (problems.length > 0) return { ok: false, problems };
     if ("error" in built) throw built.error;
     out = out!;
     for (const name of [...staging.map((s) => s.name), "kept", "side"]) out.exec(`DETACH DATABASE ${name}`);
@@ -167,9 +161,8 @@ async function buildSnapshot(out: Database.Database, options: BuildOptions): Pro
     sql: trendingSql(compiledAt),
     query: exclusionCountsQuery(compiledAt),
   };
-  const side = options.threads > 1 ? new CompilerWorker(job) : undefined;
+  const side = startJob(job, options.threads > 1);
   try {
-    const inline = side === undefined ? runJob(job) : undefined;
     out.exec("BEGIN");
     out.exec(entityOutputSql);
     progress?.("entity tables written");
@@ -178,7 +171,7 @@ async function buildSnapshot(out: Database.Database, options: BuildOptions): Pro
     out.exec(searchIndexSql);
     progress?.("search index built");
     out.exec("COMMIT");
-    const excluded = exclusionRecord((inline ?? (await side!.result)) as unknown[][]);
+    const excluded = exclusionRecord((await side.result) as unknown[][]);
     progress?.("trending and exclusions computed");
     attach(out, "side", options.sidePath);
     out.exec("BEGIN");
@@ -187,6 +180,6 @@ async function buildSnapshot(out: Database.Database, options: BuildOptions): Pro
     out.exec("COMMIT");
     return entries;
   } finally {
-    await side?.close();
+    await side.close();
   }
 }

@@ -29,7 +29,7 @@ export type WorkerJob =
 export type WorkerMessage = { progress: string } | { done: unknown[] };
 
 /** Starts `job` on a worker thread; `result` settles with the job's rows, or its failure. */
-export class CompilerWorker {
+export class CompilerWorker implements StartedJob {
   readonly result: Promise<unknown[]>;
   readonly #worker: Worker;
 
@@ -51,6 +51,19 @@ export class CompilerWorker {
     this.#worker.removeAllListeners("exit");
     await this.#worker.terminate();
   }
+}
+
+/** A job started by startJob: its rows once done, and how to stop it. */
+export interface StartedJob {
+  readonly result: Promise<unknown[]>;
+  close(): Promise<void>;
+}
+
+/** Starts `job` on a worker thread, or runs it here and now (small inputs: a worker costs more than it saves). */
+export function startJob(job: WorkerJob, onWorker: boolean, onProgress?: (message: string) => void): StartedJob {
+  if (onWorker) return new CompilerWorker(job, onProgress);
+  const rows = runJob(job, onProgress);
+  return { result: Promise.resolve(rows), close: () => Promise.resolve() };
 }
 
 /** Runs a job on the current thread: what a worker does, also used inline for small inputs. */
