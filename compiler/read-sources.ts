@@ -24,9 +24,9 @@ const fileBytes = (sourceDir: string, file: string): number => {
   return existsSync(path) ? statSync(path).size : 0;
 };
 
-/** Threads to stage with: `threads` if given, else one per core (at most 4) for large inputs and 1 for small ones. */
+/** Threads to stage with: `threads` if given (at most 4), else one per core (at most 4) for large inputs and 1 for small ones. */
 export function stagingThreads(sourceDir: string, threads: number | undefined): number {
-  if (threads !== undefined) return Math.max(1, Math.floor(threads));
+  if (threads !== undefined) return Math.max(1, Math.min(MAX_THREADS, Math.floor(threads)));
   const bytes = familyFiles.reduce((sum, f) => sum + fileBytes(sourceDir, f.file), 0);
   return bytes < PARALLEL_THRESHOLD_BYTES ? 1 : Math.max(1, Math.min(MAX_THREADS, availableParallelism()));
 }

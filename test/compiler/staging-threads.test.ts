@@ -41,6 +41,9 @@ test("no scratch database is left behind, after a success or a failure", async (
   const scratch = () => readdirSync(dir).filter((name) => name.includes(`.${process.pid}.`));
   expect((await compile("valid", 4)).ok).toBe(true);
   expect(scratch()).toEqual([]);
+  // More threads than the compiler uses: capped, and still every lane database removed.
+  expect((await compile("valid", 16)).ok).toBe(true);
+  expect(scratch()).toEqual([]);
   expect((await compile("errors-references", 4)).ok).toBe(false);
   expect(scratch()).toEqual([]);
 });
