@@ -82,7 +82,7 @@ const familyTables: Record<string, StagingTable[]> = {
 };
 
 /** ISO 8601 UTC with milliseconds, e.g. 2026-03-01T12:00:00.000Z. */
-export const isoMs = (expr: string): string => `strftime('%Y-%m-%dT%H:%M:%fZ', ${expr})`;
+const isoMs = (expr: string): string => `strftime('%Y-%m-%dT%H:%M:%fZ', ${expr})`;
 
 const columnsOf = (table: StagingTable): Array<[string, ColumnType]> => Object.entries(tables[table]) as Array<[string, ColumnType]>;
 
