@@ -1,14 +1,23 @@
 // POST bodies (decision 6): application/json only, at most 16 KiB, well-formed JSON. Problems are
 // reported as `details` items with path "body"; nothing is thrown.
+//
+// A refused body is still read to its end (and discarded) when it is at most
+// MAX_DRAINED_BODY_BYTES, so that the next request on a keep-alive connection is parsed and
+// answered; a larger one is left unread and the listener closes the connection after the answer
+// (listen.ts). Reading is bounded in time by the listener's request timeout.
 import type { ErrorDetail } from "./errors.ts";
 
 export const MAX_BODY_BYTES = 16 * 1024;
+export const MAX_DRAINED_BODY_BYTES = 1024 * 1024;
 
-const NO_BODY = Symbol("no body");
+const TOO_LARGE = Symbol("too large");
+const INCOMPLETE = Symbol("incomplete");
 
 function _problem(message: string, code: string): ErrorDetail {
   return { path: "body", message, code };
 }
+
+const bodyTooLarge = _problem(`The body must be at most ${MAX_BODY_BYTES} bytes.`, "body_too_large");
 
 function _isJsonMediaType(contentType: string | null): boolean {
   if (contentType === null) return false;
@@ -17,40 +26,57 @@ function _isJsonMediaType(contentType: string | null): boolean {
   return mediaType === "application/json";
 }
 
-/** Reads at most MAX_BODY_BYTES + 1 bytes, so that an endless chunked body cannot exhaust memory. */
-async function _readLimited(request: Request): Promise<string | typeof NO_BODY> {
+/**
+ * Keeps at most MAX_BODY_BYTES, reads on (discarding) up to MAX_DRAINED_BODY_BYTES, and gives up
+ * beyond that, so that an endless chunked body can exhaust neither memory nor the connection.
+ */
+async function _read(request: Request, keep: boolean): Promise<string | typeof TOO_LARGE | typeof INCOMPLETE> {
   const stream = request.body;
   if (stream === null) return "";
   const reader = stream.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_BODY_BYTES) {
-      await reader.cancel().catch(() => undefined);
-      return NO_BODY;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > MAX_DRAINED_BODY_BYTES) {
+        await reader.cancel().catch(() => undefined);
+        return TOO_LARGE;
+      }
+      if (keep && size <= MAX_BODY_BYTES) chunks.push(value);
     }
-    chunks.push(value);
+  } catch {
+    // The client went away, or the listener cut a body that arrived too slowly.
+    return INCOMPLETE;
   }
-  return Buffer.concat(chunks).toString("utf8");
+  if (size > MAX_BODY_BYTES) return TOO_LARGE;
+  return keep ? Buffer.concat(chunks).toString("utf8") : "";
+}
+
+/** A body refused before reading: drained when small enough, else left for the listener to close. */
+async function _refuse(request: Request, problem: ErrorDetail, problems: ErrorDetail[]): Promise<undefined> {
+  problems.push(problem);
+  const declared = request.headers.get("content-length");
+  if (declared === null || Number(declared) <= MAX_DRAINED_BODY_BYTES) await _read(request, false);
+  return undefined;
 }
 
 /** The parsed body, or undefined with the problems pushed onto `problems`. */
 export async function readJsonBody(request: Request, problems: ErrorDetail[]): Promise<unknown> {
   if (!_isJsonMediaType(request.headers.get("content-type"))) {
-    problems.push(_problem("The body must be sent as application/json.", "unsupported_media_type"));
-    return undefined;
+    return _refuse(request, _problem("The body must be sent as application/json.", "unsupported_media_type"), problems);
   }
   const declared = request.headers.get("content-length");
-  if (declared !== null && Number(declared) > MAX_BODY_BYTES) {
-    problems.push(_problem(`The body must be at most ${MAX_BODY_BYTES} bytes.`, "body_too_large"));
+  if (declared !== null && Number(declared) > MAX_BODY_BYTES) return _refuse(request, bodyTooLarge, problems);
+  const text = await _read(request, true);
+  if (text === TOO_LARGE) {
+    problems.push(bodyTooLarge);
     return undefined;
   }
-  const text = await _readLimited(request);
-  if (text === NO_BODY) {
-    problems.push(_problem(`The body must be at most ${MAX_BODY_BYTES} bytes.`, "body_too_large"));
+  if (text === INCOMPLETE) {
+    problems.push(_problem("The body ended before it was complete.", "incomplete_body"));
     return undefined;
   }
   try {

@@ -1,12 +1,36 @@
 // The listener: node:http with h3's toNodeHandler (the same listener the benchmark's h3 baseline
 // uses). h3's `serve` (srvx) was the alternative; node:http was kept because it gives direct access
-// to the server's 'clientError' event, needed to answer oversized or malformed requests with JSON.
-import { createServer, type Server } from "node:http";
-import type { Socket } from "node:net";
+// to 'clientError', 'checkExpectation' and the connection limits, so that every answer the HTTP
+// layer gives by itself is the JSON envelope, and slow or greedy clients are bounded.
+import { createServer, ServerResponse, type IncomingMessage, type Server } from "node:http";
+import { Server as NetServer, type Socket } from "node:net";
 import { toNodeHandler, type H3 } from "h3";
-import { newRequestId } from "./_respond.ts";
+import { MAX_DRAINED_BODY_BYTES } from "./_body.ts";
+import { answerFromListener, answerOnSocket, listenerProblems } from "./_listener-answers.ts";
 
-export interface ListenOptions {
+/** Limits on connections and time; every one is a `cei serve` option (docs/operations.md). */
+export interface ListenLimits {
+  /** From a request's first byte until its headers are complete. */
+  headersTimeoutMs: number;
+  /** From a request's first byte until its body is complete. */
+  requestTimeoutMs: number;
+  /** How long an idle keep-alive connection is kept open after a response. */
+  keepAliveTimeoutMs: number;
+  /** Connections beyond this are closed as soon as they are accepted. */
+  maxConnections: number;
+}
+
+export const listenDefaults: ListenLimits = {
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 5_000,
+  maxConnections: 1_000,
+};
+
+/** How long a graceful shutdown waits for requests in flight before it closes every connection. */
+export const SHUTDOWN_TIMEOUT_MS = 10_000;
+
+export interface ListenOptions extends Partial<ListenLimits> {
   port?: number;
   host?: string;
 }
@@ -14,41 +38,92 @@ export interface ListenOptions {
 export interface RunningServer {
   url: string;
   server: Server;
+  /** Closes at once, every connection included (tests). */
   close(): Promise<void>;
+  /**
+   * Stops accepting, answers what is in flight (with `Connection: close`), closes idle
+   * connections; true when every connection ended within `timeoutMs`, false when they were cut.
+   */
+  shutdown(timeoutMs?: number): Promise<boolean>;
 }
 
-/** Requests that Node rejects before h3 sees them (e.g. headers over 16 KiB) still get the JSON envelope. */
+/** How often Node looks for requests over their time limits: a fraction of the shortest one. */
+function _checkingIntervalMs(limits: ListenLimits): number {
+  return Math.max(10, Math.min(1_000, Math.floor(Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs) / 4)));
+}
+
+/**
+ * A body that the app answered without reading to its end cannot be skipped cheaply when it is
+ * chunked, too large, or was partly read and abandoned: the connection closes after the answer.
+ * A small declared body left unread is discarded by Node itself, and the connection stays open.
+ */
+function _bodyBlocksConnection(request: IncomingMessage): boolean {
+  if (request.complete) return false;
+  if (request.readableDidRead || request.destroyed) return true;
+  const declared = request.headers["content-length"];
+  return declared === undefined || !(Number(declared) <= MAX_DRAINED_BODY_BYTES);
+}
+
+function _responseClass(state: { draining: boolean }) {
+  return class ApiServerResponse extends ServerResponse {
+    // Node's implicit headers go through writeHead too, so this sees every response.
+    override writeHead(statusCode: number, ...rest: unknown[]): this {
+      if (state.draining || _bodyBlocksConnection(this.req)) this.shouldKeepAlive = false;
+      return (ServerResponse.prototype.writeHead as (code: number, ...more: unknown[]) => this).call(this, statusCode, ...rest);
+    }
+  };
+}
+
+/** A response of this socket's request has started (Node's own 'clientError' default checks the same). */
+function _responseStarted(socket: Socket): boolean {
+  const inFlight = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+  return inFlight !== undefined && inFlight !== null;
+}
+
+/** Requests Node rejects before the app sees them still get the JSON envelope, when one can be sent. */
 function _answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
-  if (!socket.writable) {
+  // A timed-out request already in the app, a client that never sent a byte, or one that is gone:
+  // nothing can be answered that the client would read as the answer to its request.
+  if (!socket.writable || _responseStarted(socket) || socket.bytesRead === 0) {
     socket.destroy();
     return;
   }
-  const requestId = newRequestId();
-  const tooLarge = error.code === "HPE_HEADER_OVERFLOW";
-  const body = JSON.stringify({
-    error: {
-      code: "INVALID_REQUEST",
-      message: tooLarge ? "The request headers are too large." : "The request is not valid HTTP.",
-      details: [{ path: "headers", message: tooLarge ? "The request headers are too large." : "The request could not be parsed.", code: tooLarge ? "headers_too_large" : "malformed_request" }],
-    },
-    meta: { request_id: requestId, credits_used: 0 },
-  });
-  socket.end(
-    "HTTP/1.1 422 Unprocessable Entity\r\n" +
-      "content-type: application/json; charset=utf-8\r\n" +
-      "cache-control: no-store\r\n" +
-      `x-service-request-id: ${requestId}\r\n` +
-      "x-service-credits-used: 0\r\n" +
-      `content-length: ${Buffer.byteLength(body)}\r\n` +
-      "connection: close\r\n\r\n" +
-      body,
-  );
+  if (error.code === "HPE_HEADER_OVERFLOW") answerOnSocket(socket, listenerProblems.headersTooLarge);
+  else if (error.code === "ERR_HTTP_REQUEST_TIMEOUT") answerOnSocket(socket, listenerProblems.requestTimeout);
+  else answerOnSocket(socket, listenerProblems.malformedRequest);
 }
 
 export function startServer(app: H3, options: ListenOptions = {}): Promise<RunningServer> {
-  const server = createServer(toNodeHandler(app) as unknown as Parameters<typeof createServer>[0]);
-  server.keepAliveTimeout = 60_000;
+  const limits: ListenLimits = {
+    headersTimeoutMs: options.headersTimeoutMs ?? listenDefaults.headersTimeoutMs,
+    requestTimeoutMs: options.requestTimeoutMs ?? listenDefaults.requestTimeoutMs,
+    keepAliveTimeoutMs: options.keepAliveTimeoutMs ?? listenDefaults.keepAliveTimeoutMs,
+    maxConnections: options.maxConnections ?? listenDefaults.maxConnections,
+  };
+  const state = { draining: false };
+  const handle = toNodeHandler(app) as unknown as (request: IncomingMessage, response: ServerResponse) => void;
+  const server = createServer(
+    {
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      keepAliveTimeout: limits.keepAliveTimeoutMs,
+      connectionsCheckingInterval: _checkingIntervalMs(limits),
+      // Checked below, so that the answer is the JSON envelope rather than Node's bare 400.
+      requireHostHeader: false,
+      ServerResponse: _responseClass(state),
+    },
+    (request, response) => {
+      if (request.headers.host === undefined && request.httpVersion === "1.1") {
+        answerFromListener(response, listenerProblems.missingHost);
+        return;
+      }
+      handle(request, response);
+    },
+  );
+  server.maxConnections = limits.maxConnections;
   server.on("clientError", _answerClientError);
+  server.on("checkExpectation", (_request, response) => answerFromListener(response, listenerProblems.unsupportedExpectation));
+
   return new Promise((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => {
@@ -64,19 +139,64 @@ export function startServer(app: H3, options: ListenOptions = {}): Promise<Runni
             server.close((error) => (error ? fail(error) : done()));
             server.closeAllConnections();
           }),
+        shutdown: (timeoutMs = SHUTDOWN_TIMEOUT_MS) => _drain(server, state, timeoutMs),
       });
     });
   });
 }
 
-/** On SIGINT or SIGTERM: stop listening, then close the given files (meter, snapshot) and exit. */
-export function closeOnSignals(running: RunningServer, resources: ReadonlyArray<{ close(): unknown }>): void {
-  const shutdown = () => {
-    running.close().finally(() => {
-      for (const resource of resources) resource.close();
-      process.exit(0);
+/** How often a draining server closes connections that have become idle. */
+const IDLE_SWEEP_MS = 50;
+
+function _drain(server: Server, state: { draining: boolean }, timeoutMs: number): Promise<boolean> {
+  state.draining = true;
+  return new Promise((resolve) => {
+    // net's close, not http's: since Node 19 http's close() also destroys idle keep-alive
+    // connections at once, and a request already on the wire to one of them would be lost. The
+    // first sweep runs after the event loop has read what had arrived when the signal came.
+    NetServer.prototype.close.call(server, () => finish(true));
+    const sweep = setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS);
+    const deadline = setTimeout(() => {
+      server.closeAllConnections();
+      finish(false);
+    }, timeoutMs);
+    function finish(graceful: boolean): void {
+      clearInterval(sweep);
+      clearTimeout(deadline);
+      resolve(graceful);
+    }
+  });
+}
+
+/**
+ * On SIGINT or SIGTERM: drain (see RunningServer.shutdown), close the given files (meter,
+ * snapshot), exit 0; exit 1 when the drain had to cut connections or a file failed to close.
+ * A second signal ends the process at once (Node's default for it).
+ */
+export function closeOnSignals(
+  running: RunningServer,
+  resources: ReadonlyArray<{ close(): unknown }>,
+  timeoutMs: number = SHUTDOWN_TIMEOUT_MS,
+): void {
+  const shutdown = (signal: NodeJS.Signals) => {
+    process.off("SIGINT", shutdown);
+    process.off("SIGTERM", shutdown);
+    process.stderr.write(`cei: ${signal}: finishing the requests in flight (at most ${timeoutMs} ms)\n`);
+    void running.shutdown(timeoutMs).then(async (graceful) => {
+      let closed = true;
+      for (const resource of resources) {
+        try {
+          await resource.close();
+        } catch (error) {
+          closed = false;
+          process.stderr.write(`cei: closing failed: ${error instanceof Error ? error.message : String(error)}\n`);
+        }
+      }
+      if (!graceful) process.stderr.write(`cei: requests still in flight after ${timeoutMs} ms were cut off\n`);
+      else process.stderr.write("cei: stopped\n");
+      process.exit(graceful && closed ? 0 : 1);
     });
   };
-  process.once("SIGINT", shutdown);
-  process.once("SIGTERM", shutdown);
+  process.on("SIGINT", shutdown);
+  process.on("SIGTERM", shutdown);
 }
