@@ -136,7 +136,9 @@ export function startServer(app: H3, options: ListenOptions = {}): Promise<Runni
         server,
         close: () =>
           new Promise<void>((done, fail) => {
-            server.close((error) => (error ? fail(error) : done()));
+            // After shutdown() the server no longer listens: nothing is left to wait for.
+            if (server.listening) server.close((error) => (error ? fail(error) : done()));
+            else done();
             server.closeAllConnections();
           }),
         shutdown: (timeoutMs = SHUTDOWN_TIMEOUT_MS) => _drain(server, state, timeoutMs),
