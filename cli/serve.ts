@@ -2,10 +2,11 @@
 import type { Command } from "commander";
 import { createApp } from "../server/app.ts";
 import { closeOnSignals, startServer } from "../server/listen.ts";
+import { listenDefaults, parseListenLimits, type ListenLimitOptions } from "../server/listen-limits.ts";
 import { Meter } from "../server/meter/meter.ts";
 import { openSnapshot } from "../server/snapshot.ts";
 
-interface ServeOptions {
+interface ServeOptions extends ListenLimitOptions {
   snapshot: string;
   meter: string;
   port: string;
@@ -32,11 +33,22 @@ export function registerServe(program: Command): void {
       "--meter-sync <mode>",
       "meter durability: normal = every answered charge survives a crash of the process (default); full = also a power loss, at about 2-3x the CPU per request (also: CEI_METER_SYNC)",
     )
+    .option("--headers-timeout <ms>", "a request's headers must arrive within this", String(listenDefaults.headersTimeoutMs))
+    .option("--request-timeout <ms>", "a whole request (headers and body) must arrive within this", String(listenDefaults.requestTimeoutMs))
+    .option("--keep-alive-timeout <ms>", "an idle keep-alive connection is closed after this", String(listenDefaults.keepAliveTimeoutMs))
+    .option("--max-connections <n>", "connections beyond this are closed at once", String(listenDefaults.maxConnections))
+    .option("--shutdown-timeout <ms>", "on SIGTERM/SIGINT, requests in flight get this long before they are cut off (exit 1)", String(listenDefaults.shutdownTimeoutMs))
     .option(
       "--release-trending-projects",
       "serve the release-gated GET /v1/projects/trending (also: CEI_RELEASE_TRENDING_PROJECTS=1)",
     )
     .action(async (options: ServeOptions) => {
+      let limits;
+      try {
+        limits = parseListenLimits(options);
+      } catch (error) {
+        program.error(`cei serve: ${error instanceof Error ? error.message : String(error)}`, { exitCode: 1 });
+      }
       let snapshot;
       try {
         snapshot = openSnapshot(options.snapshot);
@@ -51,7 +63,7 @@ export function registerServe(program: Command): void {
       const releaseTrendingProjects =
         options.releaseTrendingProjects === true || process.env.CEI_RELEASE_TRENDING_PROJECTS === "1";
       const app = createApp({ snapshot, meter, releaseTrendingProjects });
-      const running = await startServer(app, { port: _port(options.port), host: options.host });
+      const running = await startServer(app, { port: _port(options.port), host: options.host, ...limits });
       process.stdout.write(
         `cei serving ${options.snapshot} on ${running.url}` +
           (releaseTrendingProjects ? " (trending projects released)" : "") + "\n",

@@ -7,28 +7,7 @@ import { Server as NetServer, type Socket } from "node:net";
 import { toNodeHandler, type H3 } from "h3";
 import { MAX_DRAINED_BODY_BYTES } from "./_body.ts";
 import { answerFromListener, answerOnSocket, listenerProblems } from "./_listener-answers.ts";
-
-/** Limits on connections and time; every one is a `cei serve` option (docs/operations.md). */
-export interface ListenLimits {
-  /** From a request's first byte until its headers are complete. */
-  headersTimeoutMs: number;
-  /** From a request's first byte until its body is complete. */
-  requestTimeoutMs: number;
-  /** How long an idle keep-alive connection is kept open after a response. */
-  keepAliveTimeoutMs: number;
-  /** Connections beyond this are closed as soon as they are accepted. */
-  maxConnections: number;
-}
-
-export const listenDefaults: ListenLimits = {
-  headersTimeoutMs: 10_000,
-  requestTimeoutMs: 30_000,
-  keepAliveTimeoutMs: 5_000,
-  maxConnections: 1_000,
-};
-
-/** How long a graceful shutdown waits for requests in flight before it closes every connection. */
-export const SHUTDOWN_TIMEOUT_MS = 10_000;
+import { listenDefaults, type ListenLimits } from "./listen-limits.ts";
 
 export interface ListenOptions extends Partial<ListenLimits> {
   port?: number;
@@ -38,11 +17,13 @@ export interface ListenOptions extends Partial<ListenLimits> {
 export interface RunningServer {
   url: string;
   server: Server;
+  limits: ListenLimits;
   /** Closes at once, every connection included (tests). */
   close(): Promise<void>;
   /**
    * Stops accepting, answers what is in flight (with `Connection: close`), closes idle
-   * connections; true when every connection ended within `timeoutMs`, false when they were cut.
+   * connections; true when every connection ended within `timeoutMs` (default: the
+   * shutdownTimeoutMs limit), false when they were cut.
    */
   shutdown(timeoutMs?: number): Promise<boolean>;
 }
@@ -99,6 +80,7 @@ export function startServer(app: H3, options: ListenOptions = {}): Promise<Runni
     requestTimeoutMs: options.requestTimeoutMs ?? listenDefaults.requestTimeoutMs,
     keepAliveTimeoutMs: options.keepAliveTimeoutMs ?? listenDefaults.keepAliveTimeoutMs,
     maxConnections: options.maxConnections ?? listenDefaults.maxConnections,
+    shutdownTimeoutMs: options.shutdownTimeoutMs ?? listenDefaults.shutdownTimeoutMs,
   };
   const state = { draining: false };
   const handle = toNodeHandler(app) as unknown as (request: IncomingMessage, response: ServerResponse) => void;
@@ -134,6 +116,7 @@ export function startServer(app: H3, options: ListenOptions = {}): Promise<Runni
       resolve({
         url: `http://${host}:${address.port}`,
         server,
+        limits,
         close: () =>
           new Promise<void>((done, fail) => {
             // After shutdown() the server no longer listens: nothing is left to wait for.
@@ -141,7 +124,7 @@ export function startServer(app: H3, options: ListenOptions = {}): Promise<Runni
             else done();
             server.closeAllConnections();
           }),
-        shutdown: (timeoutMs = SHUTDOWN_TIMEOUT_MS) => _drain(server, state, timeoutMs),
+        shutdown: (timeoutMs = limits.shutdownTimeoutMs) => _drain(server, state, timeoutMs),
       });
     });
   });
@@ -175,16 +158,13 @@ function _drain(server: Server, state: { draining: boolean }, timeoutMs: number)
  * snapshot), exit 0; exit 1 when the drain had to cut connections or a file failed to close.
  * A second signal ends the process at once (Node's default for it).
  */
-export function closeOnSignals(
-  running: RunningServer,
-  resources: ReadonlyArray<{ close(): unknown }>,
-  timeoutMs: number = SHUTDOWN_TIMEOUT_MS,
-): void {
+export function closeOnSignals(running: RunningServer, resources: ReadonlyArray<{ close(): unknown }>): void {
+  const timeoutMs = running.limits.shutdownTimeoutMs;
   const shutdown = (signal: NodeJS.Signals) => {
     process.off("SIGINT", shutdown);
     process.off("SIGTERM", shutdown);
     process.stderr.write(`cei: ${signal}: finishing the requests in flight (at most ${timeoutMs} ms)\n`);
-    void running.shutdown(timeoutMs).then(async (graceful) => {
+    void running.shutdown().then(async (graceful) => {
       let closed = true;
       for (const resource of resources) {
         try {
