@@ -114,7 +114,7 @@ it("SIGTERM under load: every request written before it is answered and charged,
   const charged = [...results.filter((sent) => sent.status === 200).map((sent) => sent.requestId!), JSON.parse(slowAnswer.body).meta.request_id];
   expect(existsSync(`${meterFile}-wal`)).toBe(false);
   const meter = new Database(meterFile, { readonly: true });
-  onTestFinished(() => meter.close());
+  onTestFinished(() => void meter.close());
   const ledgered = new Set(meter.prepare<[], string>("SELECT request_id FROM ledger WHERE kind = 'charge'").pluck().all());
   for (const requestId of charged) expect(ledgered.has(requestId)).toBe(true);
 });
