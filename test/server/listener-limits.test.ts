@@ -1,7 +1,9 @@
 // Connections and time, through real sockets to real servers whose limits are set short through
 // startServer's options: slow senders are cut off while others are served, the connection cap
 // holds, and a graceful shutdown answers what is in flight and closes the rest.
+import { readFileSync } from "node:fs";
 import { afterEach, beforeAll, describe, expect, it, onTestFinished } from "vitest";
+import { listenDefaults, parseListenLimits } from "../../server/listen-limits.ts";
 import { startServer, type ListenOptions, type RunningServer } from "../../server/listen.ts";
 import { createTestService, type TestService } from "../_support/server.ts";
 import { connectionPool, RawConnection } from "./_raw-http.ts";
@@ -136,5 +138,32 @@ describe("shutdown", () => {
     expect(await running.shutdown(300)).toBe(false);
     expect(Date.now() - started).toBeLessThan(2_000);
     await stuck.closed;
+  });
+});
+
+describe("the limits' defaults and options", () => {
+  it("docs/operations.md states every default and option that the server applies", () => {
+    const markdown = readFileSync(new URL("../../docs/operations.md", import.meta.url), "utf8");
+    const afterMarker = markdown.slice(markdown.indexOf("<!-- listen-limits -->")).split("\n").slice(3);
+    const table = afterMarker.slice(0, afterMarker.findIndex((line) => !line.startsWith("|")));
+    const documented = Object.fromEntries(table.map((line) => {
+      const [, , value, option] = line.split("|").map((cell) => cell.trim());
+      return [/^`--([a-z-]+)/.exec(option!)![1]!, Number(value!.replace(/[^0-9]/g, ""))];
+    }));
+    expect(documented).toEqual({
+      "headers-timeout": listenDefaults.headersTimeoutMs,
+      "request-timeout": listenDefaults.requestTimeoutMs,
+      "keep-alive-timeout": listenDefaults.keepAliveTimeoutMs,
+      "max-connections": listenDefaults.maxConnections,
+      "shutdown-timeout": listenDefaults.shutdownTimeoutMs,
+    });
+  });
+
+  it("parses the cei serve options, and refuses what Node would not take", () => {
+    expect(parseListenLimits({})).toEqual(listenDefaults);
+    expect(parseListenLimits({ headersTimeout: "500", requestTimeout: "800", maxConnections: "3" })).toMatchObject({ headersTimeoutMs: 500, requestTimeoutMs: 800, maxConnections: 3 });
+    expect(() => parseListenLimits({ maxConnections: "0" })).toThrow('--max-connections must be a whole number of at least 1, got "0"');
+    expect(() => parseListenLimits({ keepAliveTimeout: "5s" })).toThrow("--keep-alive-timeout");
+    expect(() => parseListenLimits({ headersTimeout: "40000" })).toThrow("--headers-timeout (40000) must not exceed --request-timeout (30000)");
   });
 });
