@@ -125,10 +125,11 @@ export class Pipeline {
     }
   }
 
-  /** Path parameters, query and (POST) body; undefined when the body cannot be read at all. */
+  /** Path parameters, query and (POST) body; undefined when the query or body cannot be read at all. */
   async #read(event: H3Event, served: ServedRoute, rawParams: Record<string, string> | undefined, problems: ErrorDetail[]): Promise<RawRequest | undefined> {
     const params = readParams(rawParams, problems);
     const query = readQuery(event.url.search, problems);
+    if (query === undefined) return undefined;
     if (served.route.method !== "POST") return { params, query };
     const bodyProblems: ErrorDetail[] = [];
     const body = await readJsonBody(event.req as unknown as Request, bodyProblems);

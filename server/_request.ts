@@ -31,15 +31,15 @@ function _decode(text: string): string | undefined {
 /**
  * Query parameters in a prototype-free map (so `__proto__` and `constructor` are names like any
  * other); a repeated name (decision 2) and an undecodable name or value are problems of their own.
- * Only the first MAX_QUERY_PARAMETERS are read.
+ * More than MAX_QUERY_PARAMETERS is one problem and no query (undefined): nothing else is checked.
  */
-export function readQuery(search: string, problems: ErrorDetail[]): Record<string, string> {
+export function readQuery(search: string, problems: ErrorDetail[]): Record<string, string> | undefined {
   if (search.length <= 1) return EMPTY;
   const query = Object.create(null) as Record<string, string>;
   const pairs = search.slice(1).split("&", MAX_QUERY_PARAMETERS + 1).filter((pair) => pair !== "");
   if (pairs.length > MAX_QUERY_PARAMETERS) {
     problems.push({ path: "query", message: `At most ${MAX_QUERY_PARAMETERS} query parameters are allowed.`, code: "too_many_parameters" });
-    pairs.length = MAX_QUERY_PARAMETERS;
+    return undefined;
   }
   for (const pair of pairs) {
     const equals = pair.indexOf("=");
