@@ -6,7 +6,7 @@
 import { RATE_WINDOW_MS, tierRateLimits } from "../server/policy.ts";
 import { startCei, type CeiChild } from "./_children.ts";
 import type { BenchConfig } from "./_config.ts";
-import { LOAD_SETTINGS, PACED_SETTINGS, runLoad, type LoadRequest, type LoadResult } from "./_load.ts";
+import { LOAD_SETTINGS, median, PACED_SETTINGS, runLoad, type LoadRequest, type LoadResult } from "./_load.ts";
 import { fixed, target, type SectionResult } from "./_report.ts";
 import { buildWorkload } from "./_workload.ts";
 
@@ -46,26 +46,18 @@ const CASES: readonly Case[] = [
 const FLOOD = { connections: 8, requestsPerSecond: 1_000_000 };
 
 export async function benchRefused(config: BenchConfig, snapshot: string, label: string, log: (line: string) => void): Promise<SectionResult> {
-  const cpu: Array<{ name: string; us: number; refused: boolean; statuses: Record<string, number> }> = [];
-  for (const c of CASES) {
-    const server = await _start(snapshot);
-    try {
-      const slug = _slug(snapshot, server);
-      const key = c.key === "limited" ? server.extraKeys[0]! : server.extraKeys[1]!;
-      const request = _withKey(c.request(slug), key);
-      // The free key's window must not roll over mid-run: its first 60 requests would be admitted.
-      if (c.key === "limited") await _useUpWindow(server.url, key, config.warmupSeconds + config.loadSeconds + 2);
-      await runLoad(server.url, [request], config.warmupSeconds);
-      const before = server.cpuSeconds();
-      const result = await runLoad(server.url, [request], config.loadSeconds);
-      const us = ((server.cpuSeconds() - before) * 1e6) / result.total;
-      _expect(c.name, result, c.statuses);
-      cpu.push({ name: c.name, us, refused: c.refused, statuses: result.statuses });
-      log(`  ${c.name.padEnd(38)}: ${Math.round(result.requestsPerSecond)} req/s, server CPU ${fixed(us)} µs/req ${JSON.stringify(result.statuses)}`);
-    } finally {
-      await server.stop();
+  // Cases alternated round by round, each run in a fresh server; the median per case is reported.
+  const runs = CASES.map(() => [] as Array<{ us: number; statuses: Record<string, number> }>);
+  for (let round = 1; round <= config.httpRounds; round++) {
+    for (const [index, c] of CASES.entries()) {
+      const run = await _cpuRun(c, snapshot, config);
+      runs[index]!.push(run);
+      log(`  round ${round} ${c.name.padEnd(38)}: server CPU ${fixed(run.us)} µs/req ${JSON.stringify(run.statuses)}`);
     }
   }
+  const cpu = CASES.map((c, index) => ({
+    name: c.name, refused: c.refused, us: median(runs[index]!.map((run) => run.us)), statuses: runs[index]!.at(-1)!.statuses,
+  }));
   const cheapest = cpu[0]!.us;
   const worstRefused = Math.max(...cpu.filter((c) => c.refused).map((c) => c.us / cheapest));
 
@@ -73,7 +65,7 @@ export async function benchRefused(config: BenchConfig, snapshot: string, label:
   return {
     tables: [
       {
-        title: `Refused requests on the ${label} snapshot: server CPU per request (${config.loadSeconds} s runs, ${LOAD_SETTINGS.connections} connections)`,
+        title: `Refused requests on the ${label} snapshot: server CPU per request (median of ${config.httpRounds} alternated ${config.loadSeconds} s runs, ${LOAD_SETTINGS.connections} connections)`,
         header: ["request", "server CPU µs/req", "÷ cheapest refusal", "statuses"],
         rows: cpu.map((c) => [c.name, fixed(c.us), fixed(c.us / cheapest), JSON.stringify(c.statuses)]),
       },
@@ -92,6 +84,23 @@ export async function benchRefused(config: BenchConfig, snapshot: string, label:
     ],
     figures: { cpuUsPerRequest: cpu, latency },
   };
+}
+
+async function _cpuRun(c: Case, snapshot: string, config: BenchConfig): Promise<{ us: number; statuses: Record<string, number> }> {
+  const server = await _start(snapshot);
+  try {
+    const key = c.key === "limited" ? server.extraKeys[0]! : server.extraKeys[1]!;
+    const request = _withKey(c.request(_slug(snapshot, server)), key);
+    // The free key's window must not roll over mid-run: its first 60 requests would be admitted.
+    if (c.key === "limited") await _useUpWindow(server.url, key, config.warmupSeconds + config.loadSeconds + 2);
+    await runLoad(server.url, [request], config.warmupSeconds);
+    const before = server.cpuSeconds();
+    const result = await runLoad(server.url, [request], config.loadSeconds);
+    _expect(c.name, result, c.statuses);
+    return { us: ((server.cpuSeconds() - before) * 1e6) / result.total, statuses: result.statuses };
+  } finally {
+    await server.stop();
+  }
 }
 
 async function _victimLatency(snapshot: string, config: BenchConfig, log: (line: string) => void) {
