@@ -12,7 +12,7 @@ import { operationPolicy, type Scope } from "./policy.ts";
 import type { Route } from "./routes.ts";
 import { readJsonBody } from "./_body.ts";
 import { readParams, readQuery, type RawRequest } from "./_request.ts";
-import { newRequestId, respondData, respondError } from "./_respond.ts";
+import { newRequestId, respondData, respondError, type Metering } from "./_respond.ts";
 
 export interface PipelineDeps {
   meter: Meter;
@@ -147,7 +147,7 @@ export class Pipeline {
     }
   }
 
-  #error(requestId: string, error: ApiError, metering: Omit<Admission, "result"> | { credits_remaining: number; rate_limit: Admission["rate_limit"] }): Response {
+  #error(requestId: string, error: ApiError, metering: Omit<Metering, "credits_used">): Response {
     return respondError(requestId, error, metering, this.#deps.now());
   }
 }
