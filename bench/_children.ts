@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { openMeterDatabase } from "../server/meter/_database.ts";
 import { createKey } from "../server/meter/keys.ts";
+import type { Tier } from "../server/policy.ts";
 import type { CompileChildReport } from "./_compile-child.ts";
 import { BENCH_X_SECRET, OUT_DIR, REPO_DIR } from "./_config.ts";
 import type { Sample } from "./_samples.ts";
@@ -46,6 +47,8 @@ export function startBaseline(kind: "raw" | "h3", bodyBytes: number): Promise<Se
 export interface CeiChild extends ServerChild {
   /** A real key (tier internal: the rate limit does not trip) in this server's own meter file. */
   key: string;
+  /** The keys asked for with `extraKeys`, in that order. */
+  extraKeys: string[];
 }
 
 /**
@@ -56,22 +59,26 @@ export interface CeiChild extends ServerChild {
  */
 export async function startCei(
   snapshot: string,
-  options: { nodeArgs?: readonly string[]; entry?: string; env?: Readonly<Record<string, string>> } = {},
+  options: {
+    nodeArgs?: readonly string[]; entry?: string; env?: Readonly<Record<string, string>>;
+    extraKeys?: ReadonlyArray<{ tier: Tier; credits: number }>;
+  } = {},
 ): Promise<CeiChild> {
-  const { meterFile, key } = createBenchMeter();
+  const { meterFile, key, extraKeys } = createBenchMeter(options.extraKeys);
   const args = [...(options.nodeArgs ?? []), options.entry ?? join(REPO_DIR, "bin/cei.js"), "serve", "--snapshot", snapshot, "--meter", meterFile, "--port", "0"];
   const server = await _startServer(args, /^cei serving .* on (http:\/\/\S+)/, [meterFile, `${meterFile}-wal`, `${meterFile}-shm`], options.env);
-  return { ...server, key };
+  return { ...server, key, extraKeys };
 }
 
-/** A fresh meter file with one internal key; the caller's server removes it when it stops. */
-export function createBenchMeter(): { meterFile: string; key: string } {
+/** A fresh meter file with one internal key (and any extra ones); the caller's server removes it when it stops. */
+export function createBenchMeter(extra: ReadonlyArray<{ tier: Tier; credits: number }> = []): { meterFile: string; key: string; extraKeys: string[] } {
   mkdirSync(OUT_DIR, { recursive: true });
   const meterFile = join(OUT_DIR, `meter-${randomUUID()}.db`);
   const db = openMeterDatabase(meterFile);
   const created = createKey(db, { tier: "internal", credits: 1_000_000_000_000, name: "bench" }, Date.now());
+  const extraKeys = extra.map((options) => createKey(db, options, Date.now()).key);
   db.close();
-  return { meterFile, key: created.key };
+  return { meterFile, key: created.key, extraKeys };
 }
 
 function _startServer(args: readonly string[], ready: RegExp, cleanup: readonly string[], env?: Readonly<Record<string, string>>): Promise<ServerChild> {

@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [-- --only compile,http,scaling,search,startup]`: runs the
+// `npm run bench [-- --quick] [-- --only compile,http,scaling,search,startup,refused]`: runs the
 // sections, prints their tables and the targets, and writes the same figures to bench/results.json.
 // Method and latest figures: docs/performance.md.
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
@@ -9,6 +9,7 @@ import { fixed, formatTable, formatTargets, machineDescription, type SectionResu
 import { ensureSample, ensureSnapshot, snapshotFile, type Sample } from "./_samples.ts";
 import { benchCompile, recordsLabel } from "./compile.ts";
 import { benchHttp } from "./http.ts";
+import { benchRefused } from "./refused.ts";
 import { benchScaling } from "./scaling.ts";
 import { benchSearch } from "./search.ts";
 import { benchStartup } from "./startup.ts";
@@ -48,6 +49,7 @@ const largeLabel = recordsLabel(large.lines);
 await runSection("search", () => benchSearch(config, large, largeSnapshot, log));
 await runSection("startup", () => benchStartup(config, large, largeSnapshot, log));
 await runSection("http", () => benchHttp(config, largeSnapshot, largeLabel, log));
+await runSection("refused", () => benchRefused(config, largeSnapshot, largeLabel, log));
 await runSection("scaling", () => benchScaling(config, samples.map((sample, i) => ({ sample, snapshot: snapshots[i]! })), log));
 
 const ran = Object.values(results);

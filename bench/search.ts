@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type Database from "better-sqlite3";
 import type { ErrorDetail } from "../server/errors.ts";
+import type { Caller } from "../server/operations/_operation.ts";
 import { createSearchIndex, searchFamilies } from "../server/operations/_search.ts";
 import { SEARCH_DEFAULT_LIMIT, searchEntities } from "../server/operations/search-entities.ts";
 import { openSnapshot } from "../server/snapshot.ts";
@@ -23,6 +24,12 @@ const WARMUP_QUERIES = 500;
 
 interface Timing { p50Ms: number; p99Ms: number; maxMs: number; meanHits: number }
 
+/** Search ignores who calls it; the handler still takes the admitted key. */
+const BENCH_CALLER: Caller = {
+  id: "key_bench", tier: "internal", scopes: new Set(["search"]), credits_remaining: 0,
+  rate_limit: { limit: 1, remaining: 1, reset_at: new Date(0).toISOString(), tier: "internal" },
+};
+
 export async function benchSearch(config: BenchConfig, sample: Sample, snapshotPath: string, log: (line: string) => void): Promise<SectionResult> {
   const snapshot = openSnapshot(snapshotPath);
   try {
@@ -32,7 +39,9 @@ export async function benchSearch(config: BenchConfig, sample: Sample, snapshotP
     const handler = searchEntities.create({ snapshot, now: Date.now });
     const viaIndex = _time(queries, (text) => index.search(text, all, SEARCH_DEFAULT_LIMIT).length);
     const viaHandler = _time(queries, (text) => {
-      const result = handler({ params: {}, query: {}, body: { q: text } }, [] as ErrorDetail[]);
+      const validation = handler.validate({ params: {}, query: {}, body: { q: text } }, [] as ErrorDetail[]);
+      if (!validation.valid) throw new Error(`search "${text}" is invalid`);
+      const result = handler.run(validation.request, BENCH_CALLER);
       if (result.outcome !== "ok") throw new Error(`search "${text}" answered ${result.outcome}`);
       return (result.data as { results: unknown[] }).results.length;
     });

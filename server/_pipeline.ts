@@ -1,15 +1,18 @@
-// The request pipeline, in the check order of product decision 3:
-// key (401/403) → route (404) → scope (403) → outcome computed without side effects →
-// meter.settle (429, 422, 402, 404, charge) → response, sent after the settle has committed.
+// The request pipeline, in the check order of product decision 3, with admission before work
+// (decision 20): key (401/403) → route (404) → scope (403) → admission: the window counted and the
+// balance read in the meter (429) → validation (422) → balance against cost (402) → the operation
+// (404 or its data) → the charge committed (402 if the balance moved meanwhile) → the 200.
+// A 429 reads nothing of the request beyond its route; a 402 runs only the request's validation,
+// which input limits bound (query parameters, body size, details), so that it can still be a 422.
 import type { H3Event } from "h3";
 import { ApiError, type ErrorDetail } from "./errors.ts";
-import type { KeyRecord, Meter, Settlement } from "./meter/meter.ts";
-import type { OperationHandler, OperationResult } from "./operations/_operation.ts";
+import type { Admission, KeyRecord, Meter } from "./meter/meter.ts";
+import type { Caller, OperationHandler } from "./operations/_operation.ts";
 import { operationPolicy, type Scope } from "./policy.ts";
 import type { Route } from "./routes.ts";
 import { readJsonBody } from "./_body.ts";
-import { readParams, readQuery } from "./_request.ts";
-import { newRequestId, respondData, respondError } from "./_respond.ts";
+import { readParams, readQuery, type RawRequest } from "./_request.ts";
+import { newRequestId, respondData, respondError, type Metering } from "./_respond.ts";
 
 export interface PipelineDeps {
   meter: Meter;
@@ -21,14 +24,14 @@ export interface PipelineDeps {
 /** A route ready to serve: its handler created (statements prepared) and its policy looked up. */
 export interface ServedRoute {
   route: Route;
-  scope: Scope;
+  scope: Scope | null;
   cost: number;
-  run: OperationHandler;
+  handler: OperationHandler;
 }
 
-export function serveRoute(route: Route, run: OperationHandler): ServedRoute {
+export function serveRoute(route: Route, handler: OperationHandler): ServedRoute {
   const { scope, cost } = operationPolicy[route.operation];
-  return { route, scope, cost, run };
+  return { route, scope, cost, handler };
 }
 
 /** RFC 6750 b64token; keys are short, so anything longer is malformed without hashing it. */
@@ -64,7 +67,7 @@ export class Pipeline {
     return respondError(requestId, error, this.#deps.meter.status(key), this.#deps.now());
   }
 
-  /** Unknown path or method, or an unreleased operation: 404 after authentication (decision 5). */
+  /** Unknown path or method: 404 after authentication (decision 5). */
   notFound(event: H3Event): Response {
     const requestId = newRequestId();
     const key = this.authenticate(event, requestId);
@@ -81,12 +84,10 @@ export class Pipeline {
       known = key;
       // h3 answers HEAD with the GET route; HEAD is not a method of this API.
       if (event.req.method !== served.route.method) return this.refuse(requestId, key, routeNotFound);
-      if (!key.scopes.has(served.scope)) return this.refuse(requestId, key, missingScope);
-      const result = await this.#outcome(event, served, rawParams);
-      const settlement = await this.#deps.meter.settle({
-        key, operation: served.route.operation, cost: served.cost, requestId, outcome: result.outcome,
-      });
-      return this.#answer(requestId, result, settlement);
+      if (served.scope !== null && !key.scopes.has(served.scope)) return this.refuse(requestId, key, missingScope);
+      const admission = await this.#deps.meter.admit(key);
+      if (admission.result !== "admitted") return this.#error(requestId, admission.result === "forbidden" ? keyNotActive : rateLimited, admission);
+      return await this.#admitted(event, served, rawParams, key, admission, requestId);
     } catch (error) {
       console.error(`[cei] ${requestId} ${served.route.operation}:`, error);
       const metering = known === undefined ? {} : _safeStatus(this.#deps.meter, known);
@@ -94,50 +95,60 @@ export class Pipeline {
     }
   }
 
-  /** Step 4: validation, lookup and body, without side effects. */
-  async #outcome(event: H3Event, served: ServedRoute, rawParams: Record<string, string> | undefined): Promise<OperationResult> {
+  /** Steps 6-9 for a counted request: 422, 402, the operation (404 or data), the charge. */
+  async #admitted(
+    event: H3Event, served: ServedRoute, rawParams: Record<string, string> | undefined,
+    key: KeyRecord, admission: Admission, requestId: string,
+  ): Promise<Response> {
     const problems: ErrorDetail[] = [];
+    const raw = await this.#read(event, served, rawParams, problems);
+    if (raw === undefined) return this.#error(requestId, new ApiError("INVALID_REQUEST", undefined, problems), admission);
+    const validation = served.handler.validate(raw, problems);
+    if (!validation.valid) return this.#error(requestId, validation.error, admission);
+    if (admission.credits_remaining < served.cost) return this.#error(requestId, insufficientCredits, admission);
+
+    const caller: Caller = { id: key.id, tier: admission.rate_limit.tier, scopes: key.scopes, credits_remaining: admission.credits_remaining, rate_limit: admission.rate_limit };
+    const result = served.handler.run(validation.request, caller);
+    if (result.outcome !== "ok") return this.#error(requestId, result.error, admission);
+    this.#checkResponse(served, result.data);
+    if (served.cost === 0) return respondData(requestId, result.data, { ...admission, credits_used: 0 }, this.#deps.now());
+
+    const charge = await this.#deps.meter.charge({ key, operation: served.route.operation, cost: served.cost, requestId });
+    const metering = { credits_remaining: charge.credits_remaining, rate_limit: admission.rate_limit };
+    switch (charge.result) {
+      case "charged":
+        return respondData(requestId, result.data, { ...metering, credits_used: served.cost }, this.#deps.now());
+      case "forbidden":
+        return this.#error(requestId, keyNotActive, metering);
+      case "insufficient_credits":
+        return this.#error(requestId, insufficientCredits, metering);
+    }
+  }
+
+  /** Path parameters, query and (POST) body; undefined when the query or body cannot be read at all. */
+  async #read(event: H3Event, served: ServedRoute, rawParams: Record<string, string> | undefined, problems: ErrorDetail[]): Promise<RawRequest | undefined> {
     const params = readParams(rawParams, problems);
     const query = readQuery(event.url.search, problems);
-    if (served.route.method === "POST") {
-      const bodyProblems: ErrorDetail[] = [];
-      const body = await readJsonBody(event.req as unknown as Request, bodyProblems);
-      // A body that cannot be read has no fields to check: report it with the other request problems.
-      if (bodyProblems.length > 0) {
-        return { outcome: "invalid", error: new ApiError("INVALID_REQUEST", undefined, [...problems, ...bodyProblems]) };
-      }
-      return this.#checked(served, served.run({ params, query, body }, problems));
-    }
-    return this.#checked(served, served.run({ params, query }, problems));
+    if (query === undefined) return undefined;
+    if (served.route.method !== "POST") return { params, query };
+    const bodyProblems: ErrorDetail[] = [];
+    const body = await readJsonBody(event.req as unknown as Request, bodyProblems);
+    // A body that cannot be read has no fields to check: report it with the other request problems.
+    if (bodyProblems.length === 0) return { params, query, body };
+    problems.push(...bodyProblems);
+    return undefined;
   }
 
-  #checked(served: ServedRoute, result: OperationResult): OperationResult {
-    if (this.#deps.checkResponses && result.outcome === "ok") {
-      const parsed = served.route.handler.response.safeParse(result.data);
-      if (!parsed.success) {
-        throw new Error(`response of ${served.route.operation} does not match its schema: ${JSON.stringify(parsed.error.issues)}`);
-      }
+  #checkResponse(served: ServedRoute, data: unknown): void {
+    if (!this.#deps.checkResponses) return;
+    const parsed = served.route.handler.response.safeParse(data);
+    if (!parsed.success) {
+      throw new Error(`response of ${served.route.operation} does not match its schema: ${JSON.stringify(parsed.error.issues)}`);
     }
-    return result;
   }
 
-  #answer(requestId: string, result: OperationResult, settlement: Settlement): Response {
-    const now = this.#deps.now();
-    switch (settlement.result) {
-      case "charged":
-        if (result.outcome !== "ok") throw new Error("the meter charged a request that had no answer");
-        return respondData(requestId, result.data, settlement, now);
-      case "rate_limited":
-        return respondError(requestId, rateLimited, settlement, now);
-      case "insufficient_credits":
-        return respondError(requestId, insufficientCredits, settlement, now);
-      case "forbidden":
-        return respondError(requestId, keyNotActive, settlement, now);
-      case "invalid":
-      case "not_found":
-        if (result.outcome === "ok") throw new Error(`the meter answered ${settlement.result} to a request that had an answer`);
-        return respondError(requestId, result.error, settlement, now);
-    }
+  #error(requestId: string, error: ApiError, metering: Omit<Metering, "credits_used">): Response {
+    return respondError(requestId, error, metering, this.#deps.now());
   }
 }
 
@@ -146,7 +157,7 @@ function _isKey(value: KeyRecord | Response): value is KeyRecord {
 }
 
 /** An internal error must still answer even if the meter itself is what failed. */
-function _safeStatus(meter: Meter, key: KeyRecord): { credits_remaining?: number; rate_limit?: Settlement["rate_limit"] } {
+function _safeStatus(meter: Meter, key: KeyRecord): { credits_remaining?: number; rate_limit?: Admission["rate_limit"] } {
   try {
     return meter.status(key);
   } catch {

@@ -8,6 +8,7 @@ import { FastResponse } from "srvx/node";
 import type { RateLimitInfo } from "./meter/meter.ts";
 import type { ApiError } from "./errors.ts";
 import { RATE_WINDOW_MS } from "./policy.ts";
+import { boundedDetails } from "./_request.ts";
 
 /** What is known about the key's balance and window when the response is written. */
 export interface Metering {
@@ -68,7 +69,8 @@ export function respondData(requestId: string, data: unknown, metering: Metering
 /** Errors never charge (product decision 4): credits_used is forced to 0. */
 export function respondError(requestId: string, error: ApiError, metering: Omit<Metering, "credits_used">, now: number): Response {
   const payload: { code: string; message: string; details?: unknown } = { code: error.code, message: error.message };
-  if (error.details !== undefined) payload.details = error.details;
+  // Every error envelope passes here, so no answer carries more than MAX_DETAILS items (decision 21).
+  if (error.details !== undefined) payload.details = boundedDetails(error.details);
   const charged: Metering = { ...metering, credits_used: 0 };
   const body = `{"error":${JSON.stringify(payload)},"meta":${_metaJson(requestId, charged)}}`;
   return _respond(error.status, body, _headers(requestId, charged, now));

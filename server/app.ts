@@ -14,7 +14,10 @@ export interface AppOptions {
   meter: Meter;
   /** ms since the epoch; defaults to Date.now. Operations and envelopes read no other clock. */
   now?: () => number;
-  /** Registers the hidden operation 10 (GET /v1/projects/trending). Off unless release-approved. */
+  /**
+   * Registers the hidden operation 10 (GET /v1/projects/trending). Off unless release-approved; off,
+   * the path answers exactly as an unknown project slug does.
+   */
   releaseTrendingProjects?: boolean;
   /**
    * Parse every success body with its strict response schema before sending it. Tests turn it on;
@@ -38,11 +41,8 @@ export function createApp(options: AppOptions): H3 {
   });
 
   for (const route of routes) {
-    if (route.release === "trending_projects" && options.releaseTrendingProjects !== true) {
-      // Registered anyway, so that /v1/projects/trending never falls through to /v1/projects/:slug.
-      app.on(route.method, route.path, (event) => pipeline.notFound(event));
-      continue;
-    }
+    // Unreleased, /v1/projects/trending is get_project with slug "trending" (see Route.release).
+    if (route.release === "trending_projects" && options.releaseTrendingProjects !== true) continue;
     if (route.operation !== route.handler.id) throw new Error(`route ${route.path} names ${route.operation} but serves ${route.handler.id}`);
     const entry = serveRoute(route, route.handler.create(deps));
     served.push(entry);

@@ -16,12 +16,15 @@ export const operationIds = [
   "get_project", "get_project_features", "get_project_events", "get_project_funding",
   "get_project_market", "list_trending_projects", "get_tokenomics", "list_market_top_movers",
   "get_market_snapshot", "list_stock_rankings", "list_fund_rankings", "list_trending_entities",
-  "get_news", "get_x_account", "get_event",
+  "get_news", "get_x_account", "get_event", "get_key",
 ] as const;
 export type OperationId = (typeof operationIds)[number];
 
-/** Scope (product decision 8) and credit cost (decision 10) of every operation. */
-export const operationPolicy: Record<OperationId, { scope: Scope; cost: number }> = {
+/**
+ * Scope (product decision 8) and credit cost (decision 10) of every operation. `get_key` needs no
+ * scope and costs nothing (decision 26), but counts in the rate window like every request.
+ */
+export const operationPolicy: Record<OperationId, { scope: Scope | null; cost: number }> = {
   search_entities: { scope: "search", cost: 2 },
   search_people: { scope: "people", cost: 2 },
   get_person_investments: { scope: "people", cost: 1 },
@@ -41,6 +44,7 @@ export const operationPolicy: Record<OperationId, { scope: Scope; cost: number }
   get_news: { scope: "news", cost: 1 },
   get_x_account: { scope: "x_accounts", cost: 1 },
   get_event: { scope: "events", cost: 1 },
+  get_key: { scope: null, cost: 0 },
 };
 
 /** Fixed windows aligned to the epoch, so every process computes the same window and reset_at. */

@@ -20,6 +20,7 @@ import { listTrendingEntities } from "./operations/list-trending-entities.ts";
 import { getNews } from "./operations/get-news.ts";
 import { getXAccount } from "./operations/get-x-account.ts";
 import { getEvent } from "./operations/get-event.ts";
+import { getKeyInfo } from "./operations/get-key.ts";
 
 export interface Route {
   operation: OperationId;
@@ -27,7 +28,11 @@ export interface Route {
   /** h3 route syntax; `:name` segments are path parameters. */
   path: string;
   handler: Operation;
-  /** Registered only when this release flag is on; otherwise the path answers 404 like any unknown one. */
+  /**
+   * Registered only when this release flag is on; otherwise the path is served by the route it
+   * would otherwise match (`/v1/projects/:slug` with slug "trending", a slug the compiler refuses),
+   * so its answers are those of any unknown project in every key state (decision 5).
+   */
   release?: "trending_projects";
 }
 
@@ -51,4 +56,5 @@ export const routes: readonly Route[] = [
   { operation: "get_news", method: "GET", path: "/v1/news/:id", handler: getNews },
   { operation: "get_x_account", method: "GET", path: "/v1/x-accounts/:id", handler: getXAccount },
   { operation: "get_event", method: "GET", path: "/v1/events/:slug", handler: getEvent },
+  { operation: "get_key", method: "GET", path: "/v1/key", handler: getKeyInfo },
 ];

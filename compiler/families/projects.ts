@@ -67,7 +67,9 @@ export const trendObservationSource = z.strictObject({
 
 export const projectSource = z.strictObject({
   id: entityId,
-  slug,
+  // `/v1/projects/trending` is an operation's path; while that operation is unreleased the path is
+  // served as a project slug, so that it answers exactly as an unknown project does (decision 5).
+  slug: slug.refine((value) => value !== "trending", 'expected a slug other than "trending" (the path of an operation)'),
   name: text(200),
   ...visibilityFields,
   description: z.string().optional(),

@@ -3,7 +3,8 @@
 import type Database from "better-sqlite3";
 import type { z } from "zod";
 import { ApiError, type ErrorDetail } from "../errors.ts";
-import type { OperationId } from "../policy.ts";
+import type { RateLimitInfo } from "../meter/meter.ts";
+import type { OperationId, Scope, Tier } from "../policy.ts";
 import { issuesToDetails, type RawRequest } from "../_request.ts";
 
 export interface OperationDeps {
@@ -21,7 +22,26 @@ export type OperationResult =
   | { outcome: "ok"; data: unknown }
   | { outcome: "invalid" | "not_found"; error: ApiError };
 
-export type OperationHandler = (raw: RawRequest, problems: ErrorDetail[]) => OperationResult;
+/** The key that made the request, as admitted (GET /v1/key describes it; other operations ignore it). */
+export interface Caller {
+  id: string;
+  tier: Tier;
+  scopes: ReadonlySet<Scope>;
+  credits_remaining: number;
+  rate_limit: RateLimitInfo;
+}
+
+export type Validation = { valid: true; request: unknown } | { valid: false; error: ApiError };
+
+/**
+ * An operation split at the point that matters to admission (decision 20): `validate` is the
+ * request schema and cheap checks that read no snapshot, bounded by the request's size; `run` is
+ * the work, only ever given a validated request of an admitted key with enough credits.
+ */
+export interface OperationHandler {
+  validate(raw: RawRequest, problems: ErrorDetail[]): Validation;
+  run(request: unknown, caller: Caller): OperationResult;
+}
 
 export interface Operation {
   id: OperationId;
@@ -36,8 +56,10 @@ export interface OperationDefinition<Req extends z.ZodType, Res extends z.ZodTyp
   request: Req;
   /** The strict shape of `data`; tests parse every response with it. */
   response: Res;
+  /** A 422 check beyond the schema that reads no snapshot (it runs even when credits are short). */
+  check?(request: z.output<Req>, deps: OperationDeps): ApiError | undefined;
   /** Runs once per app: prepare statements here. The returned function runs per request. */
-  prepare(deps: OperationDeps): (request: z.output<Req>) => z.output<Res> | ApiError;
+  prepare(deps: OperationDeps): (request: z.output<Req>, caller: Caller) => z.output<Res> | ApiError;
 }
 
 export function defineOperation<Req extends z.ZodType, Res extends z.ZodType>(
@@ -49,16 +71,23 @@ export function defineOperation<Req extends z.ZodType, Res extends z.ZodType>(
     response: definition.response,
     create(deps) {
       const run = definition.prepare(deps);
-      const request = definition.request;
-      return (raw, problems) => {
-        const parsed = request.safeParse(raw);
-        if (!parsed.success) issuesToDetails(parsed.error.issues, problems);
-        if (problems.length > 0) return { outcome: "invalid", error: new ApiError("INVALID_REQUEST", undefined, problems) };
-        const result = run(parsed.data as z.output<Req>);
-        if (result instanceof ApiError) {
-          return { outcome: result.code === "INVALID_REQUEST" ? "invalid" : "not_found", error: result };
-        }
-        return { outcome: "ok", data: result };
+      const { request, check } = definition;
+      return {
+        validate(raw, problems) {
+          const parsed = request.safeParse(raw);
+          if (!parsed.success) issuesToDetails(parsed.error.issues, problems);
+          if (problems.length > 0) return { valid: false, error: new ApiError("INVALID_REQUEST", undefined, problems) };
+          const refused = check?.(parsed.data as z.output<Req>, deps);
+          if (refused !== undefined) return { valid: false, error: refused };
+          return { valid: true, request: parsed.data };
+        },
+        run(validated, caller) {
+          const result = run(validated as z.output<Req>, caller);
+          if (result instanceof ApiError) {
+            return { outcome: result.code === "INVALID_REQUEST" ? "invalid" : "not_found", error: result };
+          }
+          return { outcome: "ok", data: result };
+        },
       };
     },
   };

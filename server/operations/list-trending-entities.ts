@@ -70,6 +70,14 @@ export const listTrendingEntities = defineOperation({
   id: "list_trending_entities",
   request: listTrendingEntitiesRequest,
   response: listTrendingEntitiesResponse,
+  // A date outside the window is a 422 even for a key short of credits (decision 3: 422 before 402).
+  check({ query }, { now }) {
+    if (query.date === undefined) return undefined;
+    const today = Math.floor(now() / DAY_MS) * DAY_MS;
+    const day = Date.parse(`${query.date}T00:00:00.000Z`);
+    if (day < today && day >= today - TRENDING_DATED_WINDOW_DAYS * DAY_MS) return undefined;
+    return invalidParameter("date", `must be one of the previous ${TRENDING_DATED_WINDOW_DAYS} UTC days`, "outside_window");
+  },
   prepare({ snapshot, now }) {
     const asOfByDay = new Map(
       snapshot.prepare<[], { day: string; as_of: string }>("SELECT day, as_of FROM trending_days").all().map((r) => [r.day, r.as_of]),
@@ -93,11 +101,6 @@ export const listTrendingEntities = defineOperation({
         asOf = asOfByDay.get("live");
         if (!isFresh(asOf, "trending_live", at)) return staleData;
       } else {
-        const today = Math.floor(at / DAY_MS) * DAY_MS;
-        const day = Date.parse(`${date}T00:00:00.000Z`);
-        if (day >= today || day < today - TRENDING_DATED_WINDOW_DAYS * DAY_MS) {
-          return invalidParameter("date", `must be one of the previous ${TRENDING_DATED_WINDOW_DAYS} UTC days`, "outside_window");
-        }
         asOf = asOfByDay.get(date);
         if (asOf === undefined) return staleData;
       }

@@ -14,7 +14,7 @@ function tableAfter(marker: string): string[][] {
 
 it("the operation cost table equals operationPolicy", () => {
   expect(tableAfter("operation-costs")).toEqual(
-    operationIds.map((id) => [id, operationPolicy[id].scope, String(operationPolicy[id].cost)]),
+    operationIds.map((id) => [id, operationPolicy[id].scope ?? "none", String(operationPolicy[id].cost)]),
   );
 });
 

@@ -76,14 +76,12 @@ describe("2. 403 disabled or revoked beats 3. 404 unknown route", () => {
 });
 
 describe("3. 404 unknown route beats 4. 403 scope", () => {
-  it("a key without the projects scope gets the same 404 for unknown paths, wrong methods and unreleased trending projects", async () => {
+  it("a key without the projects scope gets the same 404 for unknown paths and wrong methods", async () => {
     const { key } = server.newKey({ tier: "free", credits: 5, scopes: ["search"] });
     const notFound = [
       await get("/v1/no-such-route", key),
       await server.call("POST", "/v1/projects/aurora-swap", { key }),
       await server.call("PUT", "/v1/search", { key }),
-      await get("/v1/projects/trending", key),
-      await get("/v1/projects/trending?tier=hot", key),
     ];
     for (const res of notFound) {
       expect(shape(res)).toEqual(shape(notFound[0]!));

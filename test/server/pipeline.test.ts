@@ -147,7 +147,8 @@ describe("internal errors", () => {
       const response = await app.request("/v1/projects/aurora-swap/features", { headers: { authorization: `Bearer ${key}` } });
       const text = await response.text();
       expectGeneric500({ status: response.status, text, body: JSON.parse(text) });
-      expect(JSON.parse(text).meta).toEqual(errorMeta(1_000, 0));
+      // Counted: the operation ran after admission.
+      expect(JSON.parse(text).meta).toEqual(errorMeta(1_000, 1));
       expect(response.headers.get("content-type")).toBe("application/json; charset=utf-8");
     } finally {
       console.error = silenced;
@@ -159,7 +160,7 @@ describe("internal errors", () => {
     const failing = {
       findKey: (secret: string) => service.meter.findKey(secret),
       status: (key: Parameters<Meter["status"]>[0]) => service.meter.status(key),
-      settle: () => Promise.reject(new Error("SQLITE_BUSY: database is locked")),
+      admit: () => Promise.reject(new Error("SQLITE_BUSY: database is locked")),
       close: () => undefined,
     } as unknown as Meter;
     const app = createApp({ snapshot: service.snapshot, meter: failing, now: () => service.clock.now });

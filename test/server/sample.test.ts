@@ -107,6 +107,7 @@ function requests(): Record<OperationId, { path: string; body?: unknown; lists: 
     get_news: { path: `/v1/news/${ids.news}`, lists: ["entities"] },
     get_x_account: { path: `/v1/x-accounts/${encodeURIComponent(ids.xAccount)}`, lists: [] },
     get_event: { path: `/v1/events/${ids.event}`, lists: [] },
+    get_key: { path: "/v1/key", lists: ["scopes"] },
   };
 }
 

@@ -1,0 +1,114 @@
+// The meter's writes: every job queued during one event-loop turn runs in one BEGIN IMMEDIATE
+// transaction, each job in its own savepoint (a job that throws fails alone). When another process
+// holds the write lock, SQLite waits at most BUSY_WAIT_MS (blocking), then the batch is retried
+// from a timer with backoff, so the event loop keeps serving answers that need no lock; a job that
+// has waited METER_WAIT_LIMIT_MS is rejected with MeterBusyError and has written nothing.
+import type { MeterDatabase } from "./_database.ts";
+
+/** The longest a request waits for the meter's write lock before it is answered 500. */
+export const METER_WAIT_LIMIT_MS = 2_000;
+/** SQLite's own (blocking) busy wait per attempt. */
+const BUSY_WAIT_MS = 2;
+const FIRST_RETRY_MS = 2;
+const MAX_RETRY_MS = 50;
+
+export class MeterBusyError extends Error {
+  override name = "MeterBusyError";
+  constructor() {
+    super(`the meter file stayed locked by another process for ${METER_WAIT_LIMIT_MS} ms`);
+  }
+}
+
+interface Job {
+  run: () => unknown;
+  resolve: (value: never) => void;
+  reject: (error: unknown) => void;
+  deadline: number;
+}
+type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
+
+export class WriteQueue {
+  readonly #db: MeterDatabase;
+  readonly #batch: (jobs: Job[]) => Outcome[];
+  #pending: Job[] = [];
+  #scheduled = false;
+  #retryMs = FIRST_RETRY_MS;
+  #retryTimer: NodeJS.Timeout | undefined;
+
+  constructor(db: MeterDatabase) {
+    this.#db = db;
+    db.pragma(`busy_timeout = ${BUSY_WAIT_MS}`);
+    // A nested db.transaction is a SAVEPOINT: rolled back alone when its job throws.
+    const one = db.transaction((job: Job) => job.run());
+    const all = db.transaction((jobs: Job[]) => jobs.map((job): Outcome => {
+      try {
+        return { ok: true, value: one(job) };
+      } catch (error) {
+        return { ok: false, error };
+      }
+    }));
+    // BEGIN IMMEDIATE: take the write lock up front instead of failing to upgrade a read.
+    this.#batch = all.immediate;
+  }
+
+  enqueue<T>(run: () => T): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.#pending.push({ run, resolve: resolve as (value: never) => void, reject, deadline: performance.now() + METER_WAIT_LIMIT_MS });
+      if (!this.#scheduled && this.#retryTimer === undefined) {
+        this.#scheduled = true;
+        setImmediate(this.#flush);
+      }
+    });
+  }
+
+  /** For close(): one last attempt for whatever is queued; jobs that cannot run are rejected. */
+  drain(): void {
+    clearTimeout(this.#retryTimer);
+    this.#retryTimer = undefined;
+    this.#flush();
+    for (const job of this.#pending.splice(0)) job.reject(new MeterBusyError());
+  }
+
+  readonly #flush = (): void => {
+    this.#scheduled = false;
+    this.#retryTimer = undefined;
+    const batch = this.#pending;
+    if (batch.length === 0) return;
+    this.#pending = [];
+    let outcomes: Outcome[];
+    try {
+      outcomes = this.#batch(batch);
+    } catch (error) {
+      if (!_isBusy(error)) {
+        for (const job of batch) job.reject(error);
+        return;
+      }
+      this.#retryLater(batch);
+      return;
+    }
+    this.#retryMs = FIRST_RETRY_MS;
+    batch.forEach((job, index) => {
+      const outcome = outcomes[index]!;
+      if (outcome.ok) job.resolve(outcome.value as never);
+      else job.reject(outcome.error);
+    });
+  };
+
+  #retryLater(batch: Job[]): void {
+    const now = performance.now();
+    const waiting = batch.filter((job) => {
+      if (job.deadline > now) return true;
+      job.reject(new MeterBusyError());
+      return false;
+    });
+    this.#pending = [...waiting, ...this.#pending];
+    if (this.#pending.length === 0 || !this.#db.open) return;
+    this.#retryTimer = setTimeout(this.#flush, this.#retryMs);
+    this.#retryMs = Math.min(MAX_RETRY_MS, this.#retryMs * 2);
+  }
+}
+
+function _isBusy(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return code === "SQLITE_BUSY" || code === "SQLITE_BUSY_SNAPSHOT";
+}
