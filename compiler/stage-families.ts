@@ -71,9 +71,9 @@ function stageFamily(db: Database.Database, { family, file }: { family: string; 
     for (const p of result.problems) addProblem.run(file, p.line, p.path, p.message);
     for (const line of result.needSecret) {
       if (family !== "x_accounts") {
-        addProblem.run(file, line, "entity.handle", "an X secret is required to resolve X handles (--x-secret-file <file> or env CEI_X_SECRET)");
+        addProblem.run(file, line, "entity.handle", "an X secret is required to resolve X handles (--x-secret-file <file>, env CEI_X_SECRET, or .cei-x-secret in the source folder)");
       } else if (!secretReported) {
-        addProblem.run(file, line, "(root)", "an X secret is required to compile X accounts (--x-secret-file <file> or env CEI_X_SECRET)");
+        addProblem.run(file, line, "(root)", "an X secret is required to compile X accounts (--x-secret-file <file>, env CEI_X_SECRET, or .cei-x-secret in the source folder)");
         secretReported = true;
       }
     }

@@ -73,9 +73,9 @@ test("duplicate ids, slugs, list ids, benchmarks and X handles", async () => {
 test("X accounts without an X secret are a clear error", async () => {
   const { problems } = await compileErrors("valid", "");
   expect(problems).toEqual([
-    "trending.jsonl:4: entity.handle: an X secret is required to resolve X handles (--x-secret-file <file> or env CEI_X_SECRET)",
-    "trending.jsonl:12: entity.handle: an X secret is required to resolve X handles (--x-secret-file <file> or env CEI_X_SECRET)",
-    "x_accounts.jsonl:1: (root): an X secret is required to compile X accounts (--x-secret-file <file> or env CEI_X_SECRET)",
+    "trending.jsonl:4: entity.handle: an X secret is required to resolve X handles (--x-secret-file <file>, env CEI_X_SECRET, or .cei-x-secret in the source folder)",
+    "trending.jsonl:12: entity.handle: an X secret is required to resolve X handles (--x-secret-file <file>, env CEI_X_SECRET, or .cei-x-secret in the source folder)",
+    "x_accounts.jsonl:1: (root): an X secret is required to compile X accounts (--x-secret-file <file>, env CEI_X_SECRET, or .cei-x-secret in the source folder)",
   ]);
 });
 
