@@ -2,7 +2,7 @@
 // (docs/architecture.md, "Compiler design"). Bad input never throws: it yields every problem as
 // `file:line: path: message`, and leaves no output file and any earlier file untouched.
 import { closeSync, existsSync, fsyncSync, openSync, renameSync, rmSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import Database from "better-sqlite3";
 import { crossRecordChecks } from "./checks.ts";
 import { eligibilitySql, exclusionCountsQuery, exclusionRecord } from "./eligibility.ts";
@@ -48,6 +48,7 @@ function sourceProblems(options: CompileOptions): string[] {
   if (!existsSync(options.sourceDir) || !statSync(options.sourceDir).isDirectory()) {
     return [`${options.sourceDir}: (root): source directory not found`];
   }
+  if (!existsSync(dirname(options.outFile))) return [`${options.outFile}: (root): the output folder ${dirname(options.outFile)} does not exist`];
   for (const [name, value] of [["compiledAt", options.compiledAt], ["now", options.now]] as const) {
     if (value !== undefined && Number.isNaN(value.getTime())) return [`(options): ${name}: expected a valid date`];
   }
