@@ -76,7 +76,12 @@ export function parseZonedDateTime(value: string): Date {
 function removeScratchOnSignals(outFile: string): () => void {
   const handlers = (["SIGINT", "SIGTERM"] as const).map((signal) => {
     const handler = () => {
-      rmSync(scratchDirFor(outFile), { recursive: true, force: true });
+      try {
+        // Worker threads may still be creating files in it: retry a non-empty folder.
+        rmSync(scratchDirFor(outFile), { recursive: true, force: true, maxRetries: 10, retryDelay: 20 });
+      } catch (error) {
+        process.stderr.write(`cei compile: could not remove the scratch folder (the next compile will): ${(error as Error).message}\n`);
+      }
       process.stderr.write(`cei compile: stopped by ${signal}; ${outFile} was not written\n`);
       process.exit(signal === "SIGINT" ? 130 : 143);
     };

@@ -9,7 +9,7 @@ import { eligibilitySql, exclusionCountsQuery, exclusionRecord } from "./eligibi
 import { contentHash, manifestEntries, writeManifest } from "./manifest.ts";
 import { entityOutputSql } from "./output.ts";
 import { readSources, stagingThreads } from "./read-sources.ts";
-import { futureObservationChecks, newestObservationSql } from "./reference-time.ts";
+import { derivedReferenceTime, futureObservationChecks } from "./reference-time.ts";
 import { createScratchDir, openScratch, removeStaleScratch, scratchDirFor } from "./scratch.ts";
 import { registerSearchFunctions, searchIndexSql } from "./search-index.ts";
 import { snapshotTables } from "./snapshot-schema.ts";
@@ -66,20 +66,9 @@ function checksJob(dbPath: string, staging: readonly Staging[], options: Compile
     kind: "sql",
     dbPath,
     attach: staging.map((s) => [s.name, s.path]),
-    sql: [problemsDdl, ...crossRecordChecks, ...observationBound(options)].join("\n"),
+    sql: [problemsDdl, ...crossRecordChecks, ...futureObservationChecks(options)].join("\n"),
     query: `SELECT printf('%s:%d: %s: %s', file, line, path, message) FROM (${problemTables.join(" UNION ALL ")}) ORDER BY file, line, seq`,
   };
-}
-
-/** Checks that no observation is later than the reference time, or (when derived) than the wall clock. */
-function observationBound(options: CompileOptions): string[] {
-  if (options.compiledAt !== undefined) {
-    const at = options.compiledAt.toISOString();
-    return futureObservationChecks(at, `the reference time ${at} (--as-of)`);
-  }
-  if (options.now === undefined) return [];
-  const now = options.now.toISOString();
-  return futureObservationChecks(now, `the current time ${now}: it is in the future`);
 }
 
 type ManifestEntries = Record<string, unknown>;
@@ -171,12 +160,6 @@ export async function compileSnapshot(options: CompileOptions): Promise<CompileR
     out?.close();
     rmSync(scratchDir, { recursive: true, force: true });
   }
-}
-
-/** The newest observation or verification time of the staged sources, if any. */
-function derivedReferenceTime(db: Database.Database): Date | undefined {
-  const newest = db.prepare(newestObservationSql).pluck().get() as string | null;
-  return newest === null ? undefined : new Date(newest);
 }
 
 interface Built {

@@ -1,6 +1,6 @@
 // The reference time (docs/source-format.md, "Reference time"): observations after it, and
 // precomputed snapshots already stale at it, are problems with file:line.
-import { mkdtempSync, rmSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, expect, test } from "vitest";
@@ -35,4 +35,13 @@ test("without a reference time, an observation after the wall clock is a problem
     ok: false,
     problems: ["tokens.jsonl:3: market.observed_at: 2026-03-01T11:58:00.000Z is after the current time 2026-03-01T11:56:00.000Z: it is in the future"],
   });
+});
+
+test("sources without any observation or verification time need a reference time", async () => {
+  const source = join(dir, "events-only");
+  mkdirSync(source);
+  copyFileSync(join(fixtureDir("valid"), "events.jsonl"), join(source, "events.jsonl"));
+  const result = await compileSnapshot({ sourceDir: source, outFile: join(dir, "events.db") });
+  expect(result).toEqual({ ok: false, problems: [`${source}: (root): no observation or verification time to derive the reference time from; give --as-of`] });
+  expect((await compileSnapshot({ sourceDir: source, outFile: join(dir, "events.db"), compiledAt: new Date("2026-03-01T12:00:00Z") })).ok).toBe(true);
 });

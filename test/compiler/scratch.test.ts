@@ -53,8 +53,11 @@ const exited = (child: ChildProcess) =>
 test("SIGTERM during cei compile removes its private scratch folder and writes nothing", async () => {
   const out = join(dir, "snapshot.db");
   const child = await compileUntilStaging(out);
+  let stderr = "";
+  child.stderr!.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
   child.kill("SIGTERM");
-  expect(await exited(child)).toEqual({ code: 143, signal: null });
+  expect(await exited(child), stderr).toEqual({ code: 143, signal: null });
+  expect(stderr).toContain("stopped by SIGTERM");
   expect(scratchFolders()).toEqual([]);
   expect(existsSync(out)).toBe(false);
 });
