@@ -1,31 +1,94 @@
 // `cei compile`: curated JSONL sources to a read-only snapshot file.
-import { randomBytes } from "node:crypto";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import type { Command } from "commander";
+import { existsSync, lstatSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { InvalidArgumentError, type Command } from "commander";
 import { compileSnapshot } from "../compiler/compile.ts";
+import { scratchDirFor } from "../compiler/scratch.ts";
 
 interface CompileFlags {
   source: string;
   out: string;
-  asOf?: string;
+  asOf?: Date;
   xSecretFile?: string;
+  allowStale?: boolean;
 }
 
+/** The smallest X secret accepted, in bytes (256 bits). */
+export const X_SECRET_MIN_BYTES = 32;
+/** The X secret's file in a source folder, used when neither --x-secret-file nor CEI_X_SECRET is given. */
+export const SOURCE_X_SECRET_FILE = ".cei-x-secret";
+
 /**
- * --x-secret-file wins over env CEI_X_SECRET; a trailing newline in the file is not part of the
- * secret. With neither, the secret lives in `.cei-x-secret` beside the output, created on first
- * use, so that X account ids stay stable from one compile to the next without any set-up.
+ * The secret behind X account ids (and the server's handle-search key): `file` if given, else env
+ * CEI_X_SECRET, else `defaultFile` if it exists, else undefined. A file must be a regular file
+ * (not a symlink) owned by the current user, readable by nobody else (no group/other bits), and
+ * hold at least 32 bytes (a trailing newline is not part of the secret); the env secret must be at
+ * least 32 bytes. Throws an Error whose message is one line naming what is wrong.
  */
-function readXSecret(file: string | undefined, out: string): string {
-  const fromEnv = process.env.CEI_X_SECRET;
-  if (file === undefined && fromEnv !== undefined && fromEnv !== "") return fromEnv;
-  const path = file ?? join(dirname(out), ".cei-x-secret");
-  if (file === undefined && !existsSync(path)) {
-    writeFileSync(path, randomBytes(32).toString("hex") + "\n", { mode: 0o600, flag: "wx" });
-    process.stderr.write(`cei compile: created the X id secret ${path}; keep it to keep X account ids stable\n`);
+export function readXSecret(file: string | undefined, defaultFile?: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  if (file === undefined) {
+    const fromEnv = env.CEI_X_SECRET;
+    if (fromEnv !== undefined && fromEnv !== "") {
+      const bytes = Buffer.byteLength(fromEnv);
+      if (bytes < X_SECRET_MIN_BYTES) throw new Error(`env CEI_X_SECRET is ${bytes} bytes; an X secret needs at least ${X_SECRET_MIN_BYTES}`);
+      return fromEnv;
+    }
+    if (defaultFile === undefined || !existsSync(defaultFile)) return undefined;
   }
-  return readFileSync(path, "utf8").replace(/\r?\n$/, "");
+  const path = (file ?? defaultFile)!;
+  let stat;
+  try {
+    stat = lstatSync(path);
+  } catch {
+    throw new Error(`X secret file ${path} does not exist`);
+  }
+  if (stat.isSymbolicLink()) throw new Error(`X secret file ${path} is a symbolic link; name the file itself`);
+  if (!stat.isFile()) throw new Error(`X secret file ${path} is not a regular file`);
+  if (process.getuid !== undefined && stat.uid !== process.getuid()) {
+    throw new Error(`X secret file ${path} is owned by uid ${stat.uid}, not by the current user (uid ${process.getuid()})`);
+  }
+  const mode = stat.mode & 0o777;
+  if ((mode & 0o077) !== 0) throw new Error(`X secret file ${path} has mode ${mode.toString(8).padStart(4, "0")}; run chmod 600 ${path}`);
+  const secret = readFileSync(path, "utf8").replace(/\r?\n$/, "");
+  const bytes = Buffer.byteLength(secret);
+  if (bytes < X_SECRET_MIN_BYTES) throw new Error(`X secret file ${path} holds ${bytes} bytes; an X secret needs at least ${X_SECRET_MIN_BYTES}`);
+  return secret;
+}
+
+const ZONED_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2})$/;
+
+/** `--as-of`: an ISO 8601 date-time with its zone (Z or ±hh:mm); local time is refused, so every machine compiles the same bytes. */
+export function parseZonedDateTime(value: string): Date {
+  if (!ZONED_DATE_TIME.test(value)) {
+    const hint = /^\d{4}-\d{2}-\d{2}T[\d:.]+$/.test(value) ? ` (${value} has no zone: add Z for UTC, or an offset such as +09:00)` : "";
+    throw new InvalidArgumentError(`expected an ISO 8601 date-time with a zone, e.g. 2026-03-01T12:00:00Z${hint}`);
+  }
+  const [year, month, day] = value.slice(0, 10).split("-").map(Number) as [number, number, number];
+  const probe = new Date(Date.UTC(year, month - 1, day));
+  const ms = Date.parse(value);
+  if (probe.getUTCMonth() !== month - 1 || probe.getUTCDate() !== day || Number.isNaN(ms)) {
+    throw new InvalidArgumentError(`${value} is not a date-time that exists`);
+  }
+  return new Date(ms);
+}
+
+/** On SIGINT/SIGTERM the scratch folder (hidden records included) goes before the process does. */
+function removeScratchOnSignals(outFile: string): () => void {
+  const handlers = (["SIGINT", "SIGTERM"] as const).map((signal) => {
+    const handler = () => {
+      try {
+        // Worker threads may still be creating files in it: retry a non-empty folder.
+        rmSync(scratchDirFor(outFile), { recursive: true, force: true, maxRetries: 10, retryDelay: 20 });
+      } catch (error) {
+        process.stderr.write(`cei compile: could not remove the scratch folder (the next compile will): ${(error as Error).message}\n`);
+      }
+      process.stderr.write(`cei compile: stopped by ${signal}; ${outFile} was not written\n`);
+      process.exit(signal === "SIGINT" ? 130 : 143);
+    };
+    process.on(signal, handler);
+    return () => process.off(signal, handler);
+  });
+  return () => handlers.forEach((off) => off());
 }
 
 export function registerCompile(program: Command): void {
@@ -34,38 +97,38 @@ export function registerCompile(program: Command): void {
     .description("Validate curated JSONL sources and compile them into one read-only SQLite snapshot.")
     .requiredOption("--source <dir>", "folder holding the family files (projects.jsonl, tokens.jsonl, ...)")
     .requiredOption("--out <file>", "snapshot file to write (replaced atomically, only on success)")
-    .option("--as-of <datetime>", "compile time that eligibility and snapshots are relative to (ISO 8601; default: now)")
-    .option("--x-secret-file <file>", "file holding the secret behind X account ids (default: env CEI_X_SECRET, else .cei-x-secret beside --out, created if missing)")
+    .option("--as-of <datetime>", "reference time that eligibility and snapshots are relative to (ISO 8601 with a zone; default: the newest observation in the sources)", parseZonedDateTime)
+    .option("--allow-stale", "compile even when a precomputed snapshot is already stale at the reference time (printed as a warning)")
+    .option("--x-secret-file <file>", `file holding the secret behind X account ids (default: env CEI_X_SECRET, else <source>/${SOURCE_X_SECRET_FILE})`)
     .addHelpText("after", "\nOn bad input, every problem is printed to stderr as `file:line: path: message` and the exit code is 1.")
     .action(async (flags: CompileFlags) => {
-      const compiledAt = flags.asOf === undefined ? new Date() : new Date(flags.asOf);
-      if (Number.isNaN(compiledAt.getTime())) {
-        process.stderr.write(`cei compile: --as-of: expected an ISO 8601 date-time, got ${JSON.stringify(flags.asOf)}\n`);
-        process.exitCode = 1;
-        return;
-      }
-      let xSecret: string;
+      let xSecret: string | undefined;
       try {
-        xSecret = readXSecret(flags.xSecretFile, flags.out);
+        xSecret = readXSecret(flags.xSecretFile, join(flags.source, SOURCE_X_SECRET_FILE));
       } catch (error) {
-        process.stderr.write(`cei compile: --x-secret-file: ${(error as Error).message}\n`);
+        process.stderr.write(`cei compile: ${(error as Error).message}\n`);
         process.exitCode = 1;
         return;
       }
       const onProgress = process.stderr.isTTY ? (message: string) => process.stderr.write(`… ${message}\n`) : undefined;
+      const stopListening = removeScratchOnSignals(flags.out);
       const result = await compileSnapshot({
         sourceDir: flags.source,
         outFile: flags.out,
-        compiledAt,
-        xSecret,
+        ...(flags.asOf === undefined ? {} : { compiledAt: flags.asOf }),
+        now: new Date(),
+        allowStale: flags.allowStale === true,
+        ...(xSecret === undefined ? {} : { xSecret }),
         ...(onProgress === undefined ? {} : { onProgress }),
-      });
+      }).finally(stopListening);
       if (!result.ok) {
         process.stderr.write(result.problems.join("\n") + "\n");
         process.stderr.write(`cei compile: ${result.problems.length} problem(s); ${flags.out} was not written\n`);
         process.exitCode = 1;
         return;
       }
-      process.stdout.write(`compiled ${flags.out} (content_hash ${String(result.manifest.content_hash)})\n`);
+      for (const warning of result.warnings) process.stderr.write(`warning: ${warning}\n`);
+      const reference = `${result.referenceTime.toISOString()} (${flags.asOf === undefined ? "the newest observation in the sources" : "--as-of"})`;
+      process.stdout.write(`compiled ${flags.out} (content_hash ${String(result.manifest.content_hash)}, reference time ${reference})\n`);
     });
 }

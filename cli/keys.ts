@@ -109,9 +109,19 @@ function run(command: string, body: () => void): void {
   }
 }
 
+/**
+ * A label as it can be shown on a terminal: quotes and backslashes escaped, and control and bidi
+ * formatting characters written as \u{...}, so that a name cannot rewrite or reorder the listing.
+ */
+function quotedLabel(label: string): string {
+  const escaped = label.replace(/[\\"\u0000-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/g, (char) =>
+    char === "\\" || char === '"' ? `\\${char}` : `\\u{${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}}`);
+  return `"${escaped}"`;
+}
+
 function describe(key: KeySummary): string {
   const scopes = key.scopes.length === allScopes.length ? "all scopes" : `scopes ${key.scopes.join(",")}`;
-  const name = key.name === null ? "" : `, name "${key.name}"`;
+  const name = key.name === null ? "" : `, name ${quotedLabel(key.name)}`;
   return `${key.state}, tier ${key.tier}, ${key.credits} credits, ${scopes}${name}`;
 }
 

@@ -1,4 +1,7 @@
 // `cei sample`: writes the bundled curated sample (data/sample.ts) into a folder.
+import { randomBytes } from "node:crypto";
+import { existsSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { InvalidArgumentError, type Command } from "commander";
 import { writeSample } from "../data/sample.ts";
 
@@ -44,6 +47,9 @@ export function registerSample(program: Command): void {
       const scale = options.scale ?? 1;
       const started = performance.now();
       const { files } = await writeSample({ outDir: options.out, asOf, scale });
+      // The X id secret lives with the sources, so that every compile of them gives the same X ids.
+      const secretFile = join(options.out, ".cei-x-secret");
+      if (!existsSync(secretFile)) writeFileSync(secretFile, randomBytes(32).toString("hex") + "\n", { mode: 0o600, flag: "wx" });
       const lines = Object.values(files).reduce((sum, count) => sum + count, 0);
       const seconds = ((performance.now() - started) / 1000).toFixed(1);
       process.stderr.write(

@@ -10,6 +10,7 @@ import { createApp } from "../server/app.ts";
 import { closeOnSignals, startServer } from "../server/listen.ts";
 import { openMeterDatabase } from "../server/meter/_database.ts";
 import { createKey, listKeys } from "../server/meter/keys.ts";
+import { hashSecret } from "../server/meter/_secret.ts";
 import { Meter } from "../server/meter/meter.ts";
 import { openSnapshot } from "../server/snapshot.ts";
 
@@ -32,19 +33,25 @@ function readOrCreateSecret(file: string): string {
 
 /**
  * The demo key's secret is kept in var/demo-key (local development only; the meter itself stores
- * hashes), so that every restart can print a working curl line.
+ * hashes), so that every restart can print a working curl line. A demo key is created only in a
+ * meter that has no key at all: a saved key that was revoked or disabled stays so, and is named.
  */
-function ensureDemoKey(meter: Meter): string | undefined {
-  if (existsSync(paths.demoKey)) {
-    const secret = readFileSync(paths.demoKey, "utf8").trim();
-    if (meter.findKey(secret)?.state === "active") return secret;
-  }
+function ensureDemoKey(): { key: string } | { notice: string } {
   const db = openMeterDatabase(paths.meter);
   try {
-    if (listKeys(db).length > 0 && !existsSync(paths.demoKey)) return undefined;
-    const created = createKey(db, { tier: "pro", credits: 100_000, name: "demo" }, Date.now());
-    writeFileSync(paths.demoKey, created.key + "\n", { mode: 0o600 });
-    return created.key;
+    const create = `create one with: npx cei keys create --meter ${paths.meter} --tier pro --credits 1000`;
+    if (listKeys(db).length === 0) {
+      const created = createKey(db, { tier: "pro", credits: 100_000, name: "demo" }, Date.now());
+      writeFileSync(paths.demoKey, created.key + "\n", { mode: 0o600 });
+      return { key: created.key };
+    }
+    if (!existsSync(paths.demoKey)) return { notice: `The meter already has keys; ${create}` };
+    const secret = readFileSync(paths.demoKey, "utf8").trim();
+    const saved = db.prepare<[string], { id: string; state: string }>("SELECT id, state FROM keys WHERE secret_sha256 = ?").get(hashSecret(secret));
+    if (saved === undefined) return { notice: `The demo key saved in ${paths.demoKey} is not in ${paths.meter}; ${create}` };
+    if (saved.state === "active") return { key: secret };
+    const enable = saved.state === "disabled" ? `enable it with: npx cei keys enable ${saved.id} --meter ${paths.meter}, or ` : "";
+    return { notice: `The demo key ${saved.id} saved in ${paths.demoKey} is ${saved.state}: no new key was created; ${enable}${create}` };
   } finally {
     db.close();
   }
@@ -68,7 +75,8 @@ async function main(): Promise<void> {
   process.stderr.write(`cei: compiled ${paths.snapshot}\n`);
 
   const meter = Meter.open(paths.meter);
-  const key = ensureDemoKey(meter);
+  const demo = ensureDemoKey();
+  const key = "key" in demo ? demo.key : undefined;
   const snapshot = openSnapshot(paths.snapshot);
   const releaseTrendingProjects = process.env.CEI_RELEASE_TRENDING_PROJECTS === "1";
   const running = await startServer(createApp({ snapshot, meter, releaseTrendingProjects }), { port, host });
@@ -79,9 +87,7 @@ async function main(): Promise<void> {
     [
       "",
       `cei is serving on ${running.url}`,
-      key === undefined
-        ? `The meter already has keys; create one with: npx cei keys create --meter ${paths.meter} --tier pro --credits 1000`
-        : `Demo key (tier pro, 100000 credits): ${key}`,
+      "notice" in demo ? demo.notice : `Demo key (tier pro, 100000 credits): ${demo.key}`,
       "",
       "Try:",
       `  curl -s -H "${auth}" ${running.url}/v1/markets/snapshot`,

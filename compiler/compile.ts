@@ -1,17 +1,20 @@
 // The compiler's entry point: curated JSONL sources to one read-only SQLite snapshot
 // (docs/architecture.md, "Compiler design"). Bad input never throws: it yields every problem as
 // `file:line: path: message`, and leaves no output file and any earlier file untouched.
-import { closeSync, existsSync, fsyncSync, openSync, renameSync, statSync } from "node:fs";
+import { closeSync, existsSync, fsyncSync, openSync, renameSync, rmSync, statSync } from "node:fs";
+import { dirname, join } from "node:path";
 import Database from "better-sqlite3";
 import { crossRecordChecks } from "./checks.ts";
 import { eligibilitySql, exclusionCountsQuery, exclusionRecord } from "./eligibility.ts";
 import { contentHash, manifestEntries, writeManifest } from "./manifest.ts";
 import { entityOutputSql } from "./output.ts";
-import { laneDatabasePaths, readSources, stagingThreads } from "./read-sources.ts";
-import { openScratch, removeDatabase } from "./scratch.ts";
+import { readSources, stagingThreads } from "./read-sources.ts";
+import { derivedReferenceTime, futureObservationChecks } from "./reference-time.ts";
+import { createScratchDir, openScratch, removeStaleScratch, scratchDirFor } from "./scratch.ts";
 import { registerSearchFunctions, searchIndexSql } from "./search-index.ts";
 import { snapshotTables } from "./snapshot-schema.ts";
 import { snapshotSql, trendingCopySql, trendingSql } from "./snapshots.ts";
+import { staleSnapshotProblems } from "./stale.ts";
 import { problemsDdl } from "./staging.ts";
 import { startJob, type StartedJob, type WorkerJob } from "./workers.ts";
 import { handleSearchKey } from "./x-ids.ts";
@@ -19,20 +22,36 @@ import { handleSearchKey } from "./x-ids.ts";
 export interface CompileOptions {
   sourceDir: string;
   outFile: string;
-  compiledAt: Date;
+  /**
+   * The reference time (CLI `--as-of`) that eligibility and the snapshots are relative to.
+   * Without it, the newest observation or verification time of the sources (reference-time.ts).
+   */
+  compiledAt?: Date;
+  /**
+   * The wall clock, read by the caller: when the reference time is derived, an observation after
+   * it is a problem. Never written anywhere. Without it, that check is skipped.
+   */
+  now?: Date;
+  /** Snapshots already stale at the reference time are warnings instead of problems (CLI `--allow-stale`). */
+  allowStale?: boolean;
   xSecret?: string;
   onProgress?: (message: string) => void;
   /** Threads that read and stage the sources: by default one per core (at most 4) for inputs of 4 MiB or more, else 1. */
   threads?: number;
 }
 
-export type CompileResult = { ok: true; manifest: Record<string, unknown> } | { ok: false; problems: string[] };
+export type CompileResult =
+  | { ok: true; manifest: Record<string, unknown>; referenceTime: Date; warnings: string[] }
+  | { ok: false; problems: string[] };
 
 function sourceProblems(options: CompileOptions): string[] {
   if (!existsSync(options.sourceDir) || !statSync(options.sourceDir).isDirectory()) {
     return [`${options.sourceDir}: (root): source directory not found`];
   }
-  if (Number.isNaN(options.compiledAt.getTime())) return ["(options): compiledAt: expected a valid date"];
+  if (!existsSync(dirname(options.outFile))) return [`${options.outFile}: (root): the output folder ${dirname(options.outFile)} does not exist`];
+  for (const [name, value] of [["compiledAt", options.compiledAt], ["now", options.now]] as const) {
+    if (value !== undefined && Number.isNaN(value.getTime())) return [`(options): ${name}: expected a valid date`];
+  }
   return [];
 }
 
@@ -41,13 +60,13 @@ function sourceProblems(options: CompileOptions): string[] {
  * every problem, validation problems included, in order. A line's problems are all in one
  * database (its lane's, or the checks'), so ordering by file, line and seq is the input order.
  */
-function checksJob(dbPath: string, staging: readonly Staging[]): WorkerJob {
+function checksJob(dbPath: string, staging: readonly Staging[], options: CompileOptions): WorkerJob {
   const problemTables = ["main", ...staging.map((s) => s.name)].map((db) => `SELECT file, line, seq, path, message FROM ${db}.problems`);
   return {
     kind: "sql",
     dbPath,
     attach: staging.map((s) => [s.name, s.path]),
-    sql: [problemsDdl, ...crossRecordChecks].join("\n"),
+    sql: [problemsDdl, ...crossRecordChecks, ...futureObservationChecks(options)].join("\n"),
     query: `SELECT printf('%s:%d: %s: %s', file, line, path, message) FROM (${problemTables.join(" UNION ALL ")}) ORDER BY file, line, seq`,
   };
 }
@@ -72,16 +91,18 @@ export async function compileSnapshot(options: CompileOptions): Promise<CompileR
   if (early.length > 0) return { ok: false, problems: early };
   const progress = options.onProgress;
   const xSecret = options.xSecret === undefined || options.xSecret === "" ? undefined : options.xSecret;
-  const scratch = `${options.outFile}.${process.pid}`;
-  const stagingPath = `${scratch}.staging`;
-  const checksPath = `${scratch}.checks`;
-  const keptPath = `${scratch}.kept`;
-  const sidePath = `${scratch}.side`;
-  const tmpPath = `${scratch}.tmp`;
+  removeStaleScratch(options.outFile);
+  const scratchDir = scratchDirFor(options.outFile);
+  const stagingPath = join(scratchDir, "staging");
+  const checksPath = join(scratchDir, "checks");
+  const keptPath = join(scratchDir, "kept");
+  const sidePath = join(scratchDir, "side");
+  const tmpPath = join(scratchDir, "snapshot");
   const threads = stagingThreads(options.sourceDir, options.threads);
   let checks: StartedJob | undefined;
   let out: Database.Database | undefined;
   try {
+    createScratchDir(scratchDir);
     const staging: Staging[] = [{ name: "stg", path: stagingPath }];
     const lane0 = openScratch(stagingPath);
     try {
@@ -94,28 +115,35 @@ export async function compileSnapshot(options: CompileOptions): Promise<CompileR
     // The checks only read the staging databases: with more than one thread they run on a worker,
     // beside the snapshot's construction, whose result is only kept if they find no problem.
     progress?.("checking references");
-    checks = startJob(checksJob(checksPath, staging), threads > 1);
+    checks = startJob(checksJob(checksPath, staging, options), threads > 1);
 
     progress?.("writing snapshot");
-    let built: { entries: ManifestEntries } | { error: Error };
+    let built: Built | { error: Error } | undefined;
     try {
       out = openScratch(tmpPath);
       registerSearchFunctions(out);
       out.exec(snapshotTables);
       for (const s of staging) attach(out, s.name, s.path);
       attach(out, "kept", keptPath);
-      built = { entries: await buildSnapshot(out, { compiledAt: options.compiledAt, xSecret, threads, staging, keptPath, sidePath, progress }) };
+      const referenceTime = options.compiledAt ?? derivedReferenceTime(out);
+      if (referenceTime !== undefined) {
+        built = await buildSnapshot(out, { compiledAt: referenceTime, xSecret, threads, staging, keptPath, sidePath, progress });
+      }
     } catch (error) {
       built = { error: error as Error };
     }
     const problems = ((await checks.result) as string[][]).map((row) => row[0]!);
     progress?.("references checked");
     if (problems.length > 0) return { ok: false, problems };
+    if (built === undefined) {
+      return { ok: false, problems: [`${options.sourceDir}: (root): no observation or verification time to derive the reference time from; give --as-of`] };
+    }
     if ("error" in built) throw built.error;
+    if (built.stale.length > 0 && options.allowStale !== true) return { ok: false, problems: built.stale };
     out = out!;
     for (const name of [...staging.map((s) => s.name), "kept", "side"]) out.exec(`DETACH DATABASE ${name}`);
     progress?.("hashing");
-    const manifest = writeManifest(out, built.entries, contentHash(tmpPath, built.entries), options.compiledAt);
+    const manifest = writeManifest(out, built.entries, contentHash(tmpPath, built.entries));
     // No VACUUM: rows are only ever inserted, in sorted order, so the file is already compact
     // and byte-identical across runs; VACUUM cost about 8% of compile time for 8% of file size.
     out.close();
@@ -124,14 +152,21 @@ export async function compileSnapshot(options: CompileOptions): Promise<CompileR
     fsyncSync(fd);
     closeSync(fd);
     renameSync(tmpPath, options.outFile);
-    return { ok: true, manifest };
+    return { ok: true, manifest, referenceTime: built.referenceTime, warnings: built.stale };
   } catch (error) {
     return { ok: false, problems: [`(compiler): (root): ${(error as Error).message}`] };
   } finally {
     await checks?.close();
     out?.close();
-    for (const path of [stagingPath, ...laneDatabasePaths(stagingPath), checksPath, keptPath, sidePath, tmpPath]) removeDatabase(path);
+    rmSync(scratchDir, { recursive: true, force: true });
   }
+}
+
+interface Built {
+  entries: ManifestEntries;
+  referenceTime: Date;
+  /** Snapshots already stale at the reference time (stale.ts). */
+  stale: string[];
 }
 
 interface BuildOptions {
@@ -149,7 +184,7 @@ interface BuildOptions {
  * this thread while a side job (on a worker when there are threads to spare) computes the
  * trending entities and the exclusion counts, which only read the staging and k_* tables.
  */
-async function buildSnapshot(out: Database.Database, options: BuildOptions): Promise<ManifestEntries> {
+async function buildSnapshot(out: Database.Database, options: BuildOptions): Promise<Built> {
   const { compiledAt, progress } = options;
   out.exec(`BEGIN; ${eligibilitySql(compiledAt)} COMMIT;`);
   progress?.("eligibility decided");
@@ -178,7 +213,8 @@ async function buildSnapshot(out: Database.Database, options: BuildOptions): Pro
     out.exec(trendingCopySql("side"));
     const entries = manifestEntries(out, { excluded, xHandleSearchKey: options.xSecret === undefined ? null : handleSearchKey(options.xSecret) });
     out.exec("COMMIT");
-    return entries;
+    const stale = staleSnapshotProblems(out, compiledAt, excluded);
+    return { entries: { ...entries, reference_time: compiledAt.toISOString() }, referenceTime: compiledAt, stale };
   } finally {
     await side.close();
   }

@@ -1,6 +1,6 @@
 // Step 6d: the manifest, written last. content_hash covers the committed data file and every
-// manifest entry except compiled_at (and itself), so two compiles of the same data at different
-// wall-clock times differ only in compiled_at.
+// other manifest entry. No wall-clock time is written (decision 22): the same sources and
+// options give the same bytes.
 import { createHash } from "node:crypto";
 import { closeSync, openSync, readFileSync, readSync } from "node:fs";
 import Database from "better-sqlite3";
@@ -20,13 +20,12 @@ export function dataTables(db: Database.Database): string[] {
 }
 
 export interface ManifestInput {
-  compiledAt: Date;
   excluded: Record<string, Record<string, number>>;
   xHandleSearchKey: string | null;
 }
 
-/** Every manifest entry except content_hash and compiled_at, read while the data transaction is open. */
-export function manifestEntries(db: Database.Database, input: Omit<ManifestInput, "compiledAt">): Record<string, unknown> {
+/** Every manifest entry except content_hash and reference_time, read while the data transaction is open. */
+export function manifestEntries(db: Database.Database, input: ManifestInput): Record<string, unknown> {
   const rowCounts: Record<string, number> = {};
   for (const table of dataTables(db)) rowCounts[table] = db.prepare(`SELECT count(*) FROM main."${table}"`).pluck().get() as number;
   const snapshots: Record<string, string | null> = {};
@@ -45,8 +44,7 @@ export function manifestEntries(db: Database.Database, input: Omit<ManifestInput
 
 /**
  * sha256 of the committed file's bytes, before any manifest row exists, then of the entries.
- * The file is byte-identical for the same data and options, and compiled_at is only written
- * afterwards, so two compiles of the same data at different times share the hash. (Hashing the
+ * The file is byte-identical for the same data and options. (Hashing the
  * rows one by one gave the same guarantee at about 25% of the whole compile time at 1M records.)
  */
 export function contentHash(file: string, entries: Record<string, unknown>): string {
@@ -62,9 +60,9 @@ export function contentHash(file: string, entries: Record<string, unknown>): str
   return hash.digest("hex");
 }
 
-/** Writes the manifest rows: the entries, the content hash and compiled_at. */
-export function writeManifest(db: Database.Database, entries: Record<string, unknown>, hash: string, compiledAt: Date): Record<string, unknown> {
-  const manifest: Record<string, unknown> = { ...entries, content_hash: hash, compiled_at: compiledAt.toISOString() };
+/** Writes the manifest rows: the entries and the content hash. */
+export function writeManifest(db: Database.Database, entries: Record<string, unknown>, hash: string): Record<string, unknown> {
+  const manifest: Record<string, unknown> = { ...entries, content_hash: hash };
   const insert = db.prepare("INSERT INTO main.manifest (key, value) VALUES (?, ?)");
   db.transaction(() => {
     for (const key of Object.keys(manifest).sort()) insert.run(key, JSON.stringify(manifest[key]));

@@ -49,10 +49,6 @@ export function planLanes(sizes: ReadonlyMap<string, number>, threads: number): 
 
 const laneDatabasePath = (stagingPath: string, lane: number): string => `${stagingPath}-lane${lane}`;
 
-/** Every path a lane's database of `stagingPath` can have (to remove them whatever happened). */
-export const laneDatabasePaths = (stagingPath: string): string[] =>
-  Array.from({ length: MAX_THREADS - 1 }, (_, i) => laneDatabasePath(stagingPath, i + 1));
-
 /**
  * Stages every family. `db` is the main staging database (lane 0); `stagingPath` names the
  * databases of the other lanes. Returns their paths: each holds the staging tables of its families.

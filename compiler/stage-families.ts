@@ -2,10 +2,10 @@
 // and flatten each batch of lines (validate-lines.ts), and insert the rows into that family's
 // staging tables in `db`. Synchronous, so that it runs the same on the main thread and on a
 // worker thread (read-sources.ts). Nothing grows in memory with the size of the input.
-import { closeSync, existsSync, openSync, readSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { StringDecoder } from "node:string_decoder";
 import type Database from "better-sqlite3";
+import { OverlongLine, readLines } from "./read-lines.ts";
 import { problemsDdl, stagingDdl, stagingIndexSql, stagingInsertSql, stagingWidth, type StagingRows, type StagingTable } from "./staging.ts";
 import { validateBatch } from "./validate-lines.ts";
 
@@ -20,9 +20,6 @@ const LINES_PER_TRANSACTION = 20_000;
 const LINES_PER_BATCH = 1_000;
 /** Staging rows per INSERT statement: fewer statement runs for the same rows. */
 const ROWS_PER_INSERT = 16;
-const READ_CHUNK_BYTES = 1 << 20;
-/** Line breaks as readline counts them: CRLF, LF, or a lone CR. */
-const LINE_BREAK = /\r\n|\n|\r/;
 
 /** Creates the problems table and the staging tables of `families`, then stages each family file. */
 export function stageFamilies(db: Database.Database, families: readonly { family: string; file: string }[], options: StageOptions): void {
@@ -32,31 +29,6 @@ export function stageFamilies(db: Database.Database, families: readonly { family
   for (const family of families) {
     stageFamily(db, family, inserter, options);
     db.exec(`BEGIN; ${stagingIndexSql[family.family]} COMMIT;`);
-  }
-}
-
-/** The lines of a file, decoded as UTF-8 and split as node:readline splits them, read `chunkBytes` at a time. */
-export function* readLines(path: string, chunkBytes = READ_CHUNK_BYTES): Generator<string> {
-  const fd = openSync(path, "r");
-  try {
-    const buffer = Buffer.allocUnsafe(chunkBytes);
-    const decoder = new StringDecoder("utf8");
-    let carry = "";
-    for (;;) {
-      const bytes = readSync(fd, buffer, 0, buffer.length, null);
-      if (bytes === 0) break;
-      let text = carry + decoder.write(buffer.subarray(0, bytes));
-      // A CR at the end of a chunk may be the first half of a CRLF: keep it for the next chunk.
-      const tail = text.endsWith("\r") ? "\r" : "";
-      if (tail !== "") text = text.slice(0, -1);
-      const parts = text.split(LINE_BREAK);
-      carry = parts.pop()! + tail;
-      yield* parts;
-    }
-    const last = carry + decoder.end();
-    if (last !== "") yield* last.split(LINE_BREAK).filter((line, i, all) => i < all.length - 1 || line !== "");
-  } finally {
-    closeSync(fd);
   }
 }
 
@@ -71,9 +43,9 @@ function stageFamily(db: Database.Database, { family, file }: { family: string; 
     for (const p of result.problems) addProblem.run(file, p.line, p.path, p.message);
     for (const line of result.needSecret) {
       if (family !== "x_accounts") {
-        addProblem.run(file, line, "entity.handle", "an X secret is required to resolve X handles (--x-secret-file <file> or env CEI_X_SECRET)");
+        addProblem.run(file, line, "entity.handle", "an X secret is required to resolve X handles (--x-secret-file <file>, env CEI_X_SECRET, or .cei-x-secret in the source folder)");
       } else if (!secretReported) {
-        addProblem.run(file, line, "(root)", "an X secret is required to compile X accounts (--x-secret-file <file> or env CEI_X_SECRET)");
+        addProblem.run(file, line, "(root)", "an X secret is required to compile X accounts (--x-secret-file <file>, env CEI_X_SECRET, or .cei-x-secret in the source folder)");
         secretReported = true;
       }
     }
@@ -85,7 +57,12 @@ function stageFamily(db: Database.Database, { family, file }: { family: string; 
   db.exec("BEGIN");
   for (const line of readLines(path)) {
     lineNumber += 1;
-    batch.push(line);
+    if (line instanceof OverlongLine) {
+      addProblem.run(file, lineNumber, "(root)", `line longer than ${line.maxBytes / 1024 / 1024} MiB, the maximum: split the record or shorten its text`);
+      batch.push(""); // keeps the numbering of the batch; a blank line is skipped
+    } else {
+      batch.push(line);
+    }
     if (lineNumber % PROGRESS_EVERY === 0) options.onProgress?.(`${file}: ${lineNumber} lines`);
     if (batch.length < LINES_PER_BATCH) continue;
     stage(lineNumber - batch.length + 1, batch);

@@ -18,7 +18,32 @@ export const date = z.iso.date({ error: "expected a date YYYY-MM-DD" });
 
 export const url = z.url({ protocol: /^https?$/, error: "expected an http(s) URL" });
 
-export const text = (max: number) => z.string().min(1).max(max);
+/**
+ * Characters curated text may not hold: C0 controls (tab and line feed only in prose), and the
+ * bidirectional overrides and isolates, which reorder what a reader sees around them.
+ */
+const CONTROL = /[\u0000-\u001F]/;
+const PROSE_CONTROL = /[\u0000-\u0008\u000B-\u001F]/;
+const BIDI = /[\u202A-\u202E\u2066-\u2069]/;
+
+const codePoint = (char: string): string => `U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`;
+
+function refuseHiddenCharacters(controls: RegExp) {
+  return (value: string, context: z.RefinementCtx): void => {
+    for (const [pattern, what] of [[controls, "control characters"], [BIDI, "bidirectional override or isolate characters"]] as const) {
+      const found = pattern.exec(value);
+      if (found !== null) {
+        context.addIssue({ code: "custom", message: `expected text without ${what}: ${codePoint(found[0])} at character ${found.index + 1}` });
+      }
+    }
+  };
+}
+
+/** A curated name or label: no control characters at all, no bidi overrides. */
+export const text = (max: number) => z.string().min(1).max(max).superRefine(refuseHiddenCharacters(CONTROL));
+
+/** Curated prose (a summary): tab and line feed allowed, no other control character, no bidi overrides. */
+export const prose = (max: number) => z.string().min(1).max(max).superRefine(refuseHiddenCharacters(PROSE_CONTROL));
 
 export const nonNegative = z.number().min(0);
 

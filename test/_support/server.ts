@@ -1,8 +1,6 @@
 // The server under test: a snapshot compiled from fixtures/valid by the real compiler, a real
 // meter file in a temp dir, keys made with the meter's key functions, and an injected clock that
 // starts at FIXTURE_COMPILED_AT. `startTestServer` puts an app on an ephemeral port.
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type Database from "better-sqlite3";
 import type { H3 } from "h3";
@@ -14,6 +12,7 @@ import { Meter } from "../../server/meter/meter.ts";
 import type { Scope, Tier } from "../../server/policy.ts";
 import { openSnapshot } from "../../server/snapshot.ts";
 import { compileFixture, FIXTURE_COMPILED_AT } from "./fixtures.ts";
+import { testTempDir } from "./temp.ts";
 
 export const FIXTURE_NOW = FIXTURE_COMPILED_AT.getTime();
 export const REQUEST_ID = /^[A-Za-z0-9_.:-]{8,96}$/;
@@ -59,7 +58,7 @@ export function fixtureSnapshot(): Promise<string> {
 
 export async function createTestService(options: { releaseTrendingProjects?: boolean } = {}): Promise<TestService> {
   const snapshotFile = await fixtureSnapshot();
-  const meterFile = join(mkdtempSync(join(tmpdir(), "cei-meter-")), "meter.db");
+  const meterFile = join(testTempDir("cei-meter-"), "meter.db");
   const clock = { now: FIXTURE_NOW };
   const now = () => clock.now;
   const admin = openMeterDatabase(meterFile, { now });

@@ -107,7 +107,7 @@ test("compiling through the bundle validates on the bundled worker and writes th
   expect(bytes).toBeGreaterThanOrEqual(WORKER_THRESHOLD_BYTES);
 
   const compile = (entryName: "dist" | "tsx", out: string) =>
-    cei(["compile", "--source", source, "--out", join(repo, out), "--as-of", AS_OF], { CEI_X_SECRET: "build-test-secret", CEI_ENTRY: entryName });
+    cei(["compile", "--source", source, "--out", join(repo, out), "--as-of", AS_OF], { CEI_X_SECRET: "build-test-secret-of-at-least-32-bytes", CEI_ENTRY: entryName });
   const bundled = await compile("dist", "bundled.db");
   expect(bundled.code, bundled.stderr).toBe(0);
   expect(entry(bundled)).toBe("dist");

@@ -1,13 +1,27 @@
 // The `cei compile` and `cei inspect` commands, run as a user runs them.
 import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { promisify } from "node:util";
-import { expect, test } from "vitest";
+import { expect, onTestFinished, test } from "vitest";
+import Database from "better-sqlite3";
 import { FIXTURE_X_SECRET, fixtureDir } from "../_support/fixtures.ts";
 
 const run = promisify(execFile);
+const SECRET = "a-compile-secret-of-at-least-32-bytes";
+
+function tempDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+function privateFile(path: string, text: string): string {
+  writeFileSync(path, text, { mode: 0o600 });
+  chmodSync(path, 0o600);
+  return path;
+}
 const cei = (args: string[], env: Record<string, string> = {}) =>
   run(process.execPath, ["bin/cei.js", ...args], { env: { ...process.env, ...env } }).then(
     (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),
@@ -15,9 +29,9 @@ const cei = (args: string[], env: Record<string, string> = {}) =>
   );
 
 test("compile fails with every problem on stderr and exit 1; compile and inspect succeed", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "cei-cli-"));
+  const dir = tempDir("cei-cli-");
   const out = join(dir, "snapshot.db");
-  const bad = await cei(["compile", "--source", fixtureDir("errors-duplicates"), "--out", out, "--as-of", "2026-03-01T12:00:00Z"], { CEI_X_SECRET: "s" });
+  const bad = await cei(["compile", "--source", fixtureDir("errors-duplicates"), "--out", out, "--as-of", "2026-03-01T12:00:00Z"], { CEI_X_SECRET: SECRET });
   expect(bad.code).toBe(1);
   expect(bad.stderr.split("\n").slice(0, 6)).toEqual([
     'funds.jsonl:2: id: duplicate id "f1" (first on line 1)',
@@ -27,21 +41,21 @@ test("compile fails with every problem on stderr and exit 1; compile and inspect
     'tokens.jsonl:2: benchmark: duplicate benchmark "btc" (first on line 1)',
     "x_accounts.jsonl:2: handle: duplicate X handle (first on line 1)",
   ]);
-  const secretFile = join(dir, "x-secret.txt");
-  writeFileSync(secretFile, FIXTURE_X_SECRET + "\n");
+  const secretFile = privateFile(join(dir, "x-secret.txt"), FIXTURE_X_SECRET + "\n");
   const good = await cei(["compile", "--source", fixtureDir("valid"), "--out", out, "--as-of", "2026-03-01T12:00:00Z", "--x-secret-file", secretFile]);
   expect(good.code).toBe(0);
   expect(good.stderr).not.toContain("…");
   const inspected = await cei(["inspect", out]);
   expect(inspected.code).toBe(0);
   const manifest = JSON.parse(inspected.stdout) as Record<string, unknown>;
-  expect(manifest.compiled_at).toBe("2026-03-01T12:00:00.000Z");
-  expect(good.stdout).toBe(`compiled ${out} (content_hash ${String(manifest.content_hash)})\n`);
+  expect(manifest.compiled_at).toBeUndefined();
+  expect(manifest.reference_time).toBe("2026-03-01T12:00:00.000Z");
+  expect(good.stdout).toBe(`compiled ${out} (content_hash ${String(manifest.content_hash)}, reference time 2026-03-01T12:00:00.000Z (--as-of))\n`);
   expect(readFileSync(out).subarray(0, 15).toString()).toBe("SQLite format 3");
 });
 
 test("schema writes one JSON Schema per family", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "cei-schema-"));
+  const dir = tempDir("cei-schema-");
   const result = await cei(["schema", "--out", dir]);
   expect(result.code).toBe(0);
   const projects = JSON.parse(readFileSync(join(dir, "projects.schema.json"), "utf8")) as { required: string[]; additionalProperties: boolean };
@@ -49,19 +63,58 @@ test("schema writes one JSON Schema per family", async () => {
   expect(projects.additionalProperties).toBe(false);
 });
 
-test("without --x-secret-file or CEI_X_SECRET, compile creates .cei-x-secret beside the output once and reuses it", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "cei-cli-secret-"));
+test("the same sources compile to the same bytes and X ids in two folders, with the secret kept in the source folder", async () => {
+  const dir = tempDir("cei-cli-secret-");
+  const source = join(dir, "source");
+  cpSync(fixtureDir("valid"), source, { recursive: true });
+  privateFile(join(source, ".cei-x-secret"), SECRET + "\n");
   const env = { CEI_X_SECRET: "" };
-  const args = (out: string) => ["compile", "--source", fixtureDir("valid"), "--out", join(dir, out), "--as-of", "2026-03-01T12:00:00Z"];
-  const first = await cei(args("a.db"), env);
-  expect(first.code).toBe(0);
-  expect(first.stderr).toContain("created the X id secret");
-  const secret = readFileSync(join(dir, ".cei-x-secret"), "utf8");
-  expect(secret).toMatch(/^[0-9a-f]{64}\n$/);
-  const second = await cei(args("b.db"), env);
-  expect(second.code).toBe(0);
-  expect(second.stderr).not.toContain("created the X id secret");
-  expect(readFileSync(join(dir, ".cei-x-secret"), "utf8")).toBe(secret);
-  // Same sources, options and (reused) secret: byte-identical, so X account ids are stable.
-  expect(readFileSync(join(dir, "a.db")).equals(readFileSync(join(dir, "b.db")))).toBe(true);
+  const outs = [join(dir, "one", "a.db"), join(dir, "two", "a.db")];
+  for (const out of outs) {
+    mkdirSync(dirname(out));
+    const result = await cei(["compile", "--source", source, "--out", out], env);
+    expect(result.stderr).toBe("");
+    expect(result.stdout).toContain("reference time 2026-03-01T11:58:00.000Z (the newest observation in the sources)");
+  }
+  const [a, b] = outs.map((out) => readFileSync(out));
+  expect(a!.equals(b!)).toBe(true);
+  const ids = outs.map((out) => {
+    const db = new Database(out, { readonly: true });
+    const rows = db.prepare("SELECT id FROM x_accounts ORDER BY id").pluck().all();
+    db.close();
+    return rows;
+  });
+  expect(ids[0]!.length).toBe(3);
+  expect(ids[1]).toEqual(ids[0]);
+});
+
+test("--as-of without a zone is refused, and so is an observation after the reference time", async () => {
+  const dir = tempDir("cei-cli-asof-");
+  const out = join(dir, "s.db");
+  const local = await cei(["compile", "--source", fixtureDir("valid"), "--out", out, "--as-of", "2026-03-01T12:00:00"], { CEI_X_SECRET: SECRET });
+  expect(local.code).toBe(1);
+  expect(local.stderr).toContain("2026-03-01T12:00:00 has no zone: add Z for UTC, or an offset such as +09:00");
+  const early = await cei(["compile", "--source", fixtureDir("valid"), "--out", out, "--as-of", "2026-03-01T11:50:00+00:00"], { CEI_X_SECRET: SECRET });
+  expect(early.code).toBe(1);
+  expect(early.stderr).toContain("tokens.jsonl:1: market.observed_at: 2026-03-01T11:55:00.000Z is after the reference time 2026-03-01T11:50:00.000Z (--as-of)");
+});
+
+test("an X secret that others can read, a symlink, or one shorter than 32 bytes is refused with one line", async () => {
+  const dir = tempDir("cei-cli-badsecret-");
+  const out = join(dir, "s.db");
+  const compileWith = (args: string[], env: Record<string, string> = { CEI_X_SECRET: "" }) =>
+    cei(["compile", "--source", fixtureDir("valid"), "--out", out, "--as-of", "2026-03-01T12:00:00Z", ...args], env);
+  const open = join(dir, "open");
+  writeFileSync(open, SECRET);
+  chmodSync(open, 0o644);
+  const short = privateFile(join(dir, "short"), "short-secret\n");
+  const link = join(dir, "link");
+  symlinkSync(privateFile(join(dir, "target"), SECRET), link);
+  const cases: Array<[Promise<{ code: number; stderr: string }>, string]> = [
+    [compileWith(["--x-secret-file", open]), `cei compile: X secret file ${open} has mode 0644; run chmod 600 ${open}\n`],
+    [compileWith(["--x-secret-file", short]), `cei compile: X secret file ${short} holds 12 bytes; an X secret needs at least 32\n`],
+    [compileWith(["--x-secret-file", link]), `cei compile: X secret file ${link} is a symbolic link; name the file itself\n`],
+    [compileWith([], { CEI_X_SECRET: "a" }), "cei compile: env CEI_X_SECRET is 1 bytes; an X secret needs at least 32\n"],
+  ];
+  for (const [result, message] of cases) expect(await result).toMatchObject({ code: 1, stderr: message });
 });

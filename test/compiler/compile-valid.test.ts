@@ -173,7 +173,8 @@ describe("compileSnapshot on fixtures/valid", () => {
     const manifest = manifestOf(db);
     expect(manifest.format_version).toBe(SNAPSHOT_FORMAT_VERSION);
     expect(manifest.compiler_version).toBe("0.1.0");
-    expect(manifest.compiled_at).toBe("2026-03-01T12:00:00.000Z");
+    expect(manifest.reference_time).toBe("2026-03-01T12:00:00.000Z");
+    expect(manifest.compiled_at).toBeUndefined();
     expect(manifest.content_hash).toMatch(/^[0-9a-f]{64}$/);
     expect(manifest.snapshots).toEqual({
       fund_rankings: "2026-02-10T00:00:00.000Z",

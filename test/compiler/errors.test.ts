@@ -1,14 +1,14 @@
 // Every error class: the exact `file:line: path: message` lines, sorted by file then line, and
 // no output file; an earlier file at --out is left untouched.
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "vitest";
 import { compileSnapshot } from "../../compiler/compile.ts";
 import { FIXTURE_COMPILED_AT, FIXTURE_X_SECRET, fixtureDir } from "../_support/fixtures.ts";
+import { testTempDir } from "../_support/temp.ts";
 
 async function compileErrors(name: string, xSecret: string | undefined = FIXTURE_X_SECRET): Promise<{ problems: string[]; dir: string }> {
-  const dir = mkdtempSync(join(tmpdir(), "cei-errors-"));
+  const dir = testTempDir("cei-errors-");
   const outFile = join(dir, "snapshot.db");
   writeFileSync(outFile, "EARLIER SNAPSHOT");
   const result = await compileSnapshot({ sourceDir: fixtureDir(name), outFile, compiledAt: FIXTURE_COMPILED_AT, ...(xSecret ? { xSecret } : {}) });
@@ -73,14 +73,14 @@ test("duplicate ids, slugs, list ids, benchmarks and X handles", async () => {
 test("X accounts without an X secret are a clear error", async () => {
   const { problems } = await compileErrors("valid", "");
   expect(problems).toEqual([
-    "trending.jsonl:4: entity.handle: an X secret is required to resolve X handles (--x-secret-file <file> or env CEI_X_SECRET)",
-    "trending.jsonl:12: entity.handle: an X secret is required to resolve X handles (--x-secret-file <file> or env CEI_X_SECRET)",
-    "x_accounts.jsonl:1: (root): an X secret is required to compile X accounts (--x-secret-file <file> or env CEI_X_SECRET)",
+    "trending.jsonl:4: entity.handle: an X secret is required to resolve X handles (--x-secret-file <file>, env CEI_X_SECRET, or .cei-x-secret in the source folder)",
+    "trending.jsonl:12: entity.handle: an X secret is required to resolve X handles (--x-secret-file <file>, env CEI_X_SECRET, or .cei-x-secret in the source folder)",
+    "x_accounts.jsonl:1: (root): an X secret is required to compile X accounts (--x-secret-file <file>, env CEI_X_SECRET, or .cei-x-secret in the source folder)",
   ]);
 });
 
 test("a missing source folder is a problem, not an exception", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "cei-errors-"));
+  const dir = testTempDir("cei-errors-");
   const result = await compileSnapshot({ sourceDir: join(dir, "nope"), outFile: join(dir, "s.db"), compiledAt: FIXTURE_COMPILED_AT });
   expect(result).toEqual({ ok: false, problems: [`${join(dir, "nope")}: (root): source directory not found`] });
   expect(existsSync(join(dir, "s.db"))).toBe(false);

@@ -1,13 +1,15 @@
 // The compiler's line reader must number lines exactly as node:readline does (the numbers in
 // `file:line:` problems), whatever the chunk boundaries: CRLF, lone CR, multi-byte characters.
-import { createReadStream, mkdtempSync, writeFileSync } from "node:fs";
+import { closeSync, createReadStream, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { expect, test } from "vitest";
-import { readLines } from "../../compiler/stage-families.ts";
+import { afterAll, expect, test } from "vitest";
+import { compileSnapshot } from "../../compiler/compile.ts";
+import { OverlongLine, readLines } from "../../compiler/read-lines.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "cei-lines-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 async function readlineLines(path: string): Promise<string[]> {
   const lines: string[] = [];
@@ -30,4 +32,32 @@ test.each(Object.entries(cases))("%s: the same lines as readline, at every chunk
   writeFileSync(path, text);
   const expected = await readlineLines(path);
   for (const chunk of [1, 2, 3, 5, 7, 64, 1 << 20]) expect([...readLines(path, chunk)], `chunk ${chunk}`).toEqual(expected);
+});
+
+test("a line over the maximum comes as one OverlongLine in its place, and no longer line is ever held", () => {
+  const path = join(dir, "overlong.jsonl");
+  const long = "x".repeat(100);
+  writeFileSync(path, `{"a":1}\n${long}\r\n{"b":2}\n${long}é${long}\n{"c":3}\r${long}`);
+  for (const chunk of [1, 7, 16, 64, 1 << 20]) {
+    const lines = [...readLines(path, chunk, 50)];
+    expect(lines.map((l) => (l instanceof OverlongLine ? "(overlong)" : l)), `chunk ${chunk}`).toEqual(
+      ['{"a":1}', "(overlong)", '{"b":2}', "(overlong)", '{"c":3}', "(overlong)"],
+    );
+  }
+});
+
+test("a 17 MiB line is a file:line problem and the lines after it keep their numbers", async () => {
+  const source = join(dir, "long-line");
+  mkdirSync(source);
+  // Written a MiB at a time: the test never holds the line whole either.
+  const fd = openSync(join(source, "funds.jsonl"), "w");
+  writeSync(fd, '{"id":"f1","slug":"f-1","name":"F1","fund_type":"vc","score":1,"score_updated_at":"2026-03-01T00:00:00Z"}\n{"id":"f2","name":"');
+  const mib = "y".repeat(1 << 20);
+  for (let i = 0; i < 17; i += 1) writeSync(fd, mib);
+  writeSync(fd, '"}\n{"id":"f3"}\n');
+  closeSync(fd);
+  const result = await compileSnapshot({ sourceDir: source, outFile: join(dir, "long-line.db"), compiledAt: new Date("2026-03-01T12:00:00Z") });
+  expect(result.ok).toBe(false);
+  expect(!result.ok && result.problems[0]).toBe("funds.jsonl:2: (root): line longer than 16 MiB, the maximum: split the record or shorten its text");
+  expect(!result.ok && result.problems[1]).toMatch(/^funds\.jsonl:3: /);
 });

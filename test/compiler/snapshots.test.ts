@@ -1,7 +1,6 @@
 // Snapshot computations on generated sources: caps, order, tie-breaks, as_of rules, market
 // aggregates and benchmark shares.
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type Database from "better-sqlite3";
 import { afterAll, beforeAll, expect, test } from "vitest";
@@ -9,6 +8,7 @@ import { compileSnapshot } from "../../compiler/compile.ts";
 import { previousUtcDays } from "../../compiler/snapshots.ts";
 import { FIXTURE_COMPILED_AT } from "../_support/fixtures.ts";
 import { manifestOf, openSnapshot } from "./_snapshot.ts";
+import { testTempDir } from "../_support/temp.ts";
 
 const pad = (i: number): string => String(i).padStart(3, "0");
 const jsonl = (records: unknown[]): string => records.map((r) => JSON.stringify(r)).join("\n") + "\n";
@@ -49,7 +49,7 @@ function writeSources(dir: string): void {
 
 let db: Database.Database;
 beforeAll(async () => {
-  const dir = mkdtempSync(join(tmpdir(), "cei-snapshots-"));
+  const dir = testTempDir("cei-snapshots-");
   writeSources(dir);
   const outFile = join(dir, "snapshot.db");
   const result = await compileSnapshot({ sourceDir: dir, outFile, compiledAt: FIXTURE_COMPILED_AT });

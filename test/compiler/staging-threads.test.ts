@@ -1,14 +1,15 @@
 // Large inputs are staged by several threads, each family in one of them; the result must not
 // depend on how the families were shared out.
-import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { expect, test } from "vitest";
+import { afterAll, expect, test } from "vitest";
 import { compileSnapshot, type CompileResult } from "../../compiler/compile.ts";
 import { planLanes } from "../../compiler/read-sources.ts";
 import { FIXTURE_COMPILED_AT, FIXTURE_X_SECRET, fixtureDir } from "../_support/fixtures.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "cei-worker-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function compile(fixture: string, threads: number): Promise<CompileResult> {
   return compileSnapshot({
@@ -38,7 +39,7 @@ test("staging on worker threads reports the same problems, in the same order", a
 });
 
 test("no scratch database is left behind, after a success or a failure", async () => {
-  const scratch = () => readdirSync(dir).filter((name) => name.includes(`.${process.pid}.`));
+  const scratch = () => readdirSync(dir).filter((name) => name.includes(".cei-scratch-"));
   expect((await compile("valid", 4)).ok).toBe(true);
   expect(scratch()).toEqual([]);
   // More threads than the compiler uses: capped, and still every lane database removed.

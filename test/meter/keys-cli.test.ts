@@ -111,3 +111,14 @@ describe("cei keys", () => {
     }
   });
 });
+
+describe("cei keys list with a hostile name", () => {
+  it("escapes control and bidi characters, quotes and backslashes in the name", async () => {
+    const name = 'evil\u202Eeman\u001B[2J"\\';
+    await ceiJson<KeyJson>("keys", "create", "--meter", meter, "--tier", "free", "--credits", "1", "--name", name);
+    const listed = await cei("keys", "list", "--meter", meter);
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toContain(String.raw`name "evil\u{202E}eman\u{001B}[2J\"\\"`);
+    expect(listed.stdout).not.toMatch(/[\u0000-\u0009\u000B-\u001F\u202A-\u202E\u2066-\u2069]/);
+  });
+});

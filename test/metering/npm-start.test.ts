@@ -140,3 +140,26 @@ it("stops cleanly on SIGTERM", async () => {
   await server.stop("SIGTERM");
   expect(await server.exited).toEqual({ code: 0, signal: null });
 });
+
+it("a restart with the saved demo key revoked names it and creates no other key", async () => {
+  const meterFile = join(home, "meter.db");
+  const admin = new Database(meterFile);
+  admin.prepare("UPDATE keys SET state = 'revoked'").run();
+  admin.close();
+  const env: NodeJS.ProcessEnv = { ...process.env, CEI_HOME: home, PORT: "0", HOST: "127.0.0.1" };
+  const again = await startChildServer(
+    ["--import", "tsx", START],
+    (lines) => (lines.at(-1)?.includes("Ctrl-C stops the server") ? /cei is serving on (\S+)/.exec(lines.join("\n"))?.[1] : undefined),
+    env,
+    60_000,
+  );
+  try {
+    expect(again.lines.some((line) => line.startsWith("Demo key"))).toBe(false);
+    expect(again.lines.join("\n")).toMatch(/The demo key key_\w+ saved in .*demo-key is revoked: no new key was created/);
+  } finally {
+    await again.stop("SIGTERM");
+  }
+  const check = new Database(meterFile, { readonly: true });
+  expect(check.prepare("SELECT count(*) FROM keys").pluck().get()).toBe(1);
+  check.close();
+}, 90_000);

@@ -1,8 +1,9 @@
 // `cei sample`: option parsing and the command run in-process.
-import { readdirSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { Command } from "commander";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { readXSecret } from "../../cli/compile.ts";
 import { parseAsOf, parseScale, registerSample } from "../../cli/sample.ts";
 import { familyFiles } from "../../compiler/families/index.ts";
 import { tempDir } from "./_sample.ts";
@@ -50,7 +51,10 @@ describe("cei sample", () => {
     const out = join(tempDir("cei-sample-cli-"), "nested");
     const stderr = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
     await program().parseAsync(["sample", "--out", out, "--as-of", "2026-06-15T12:00:00Z", "--scale", "1"], { from: "user" });
-    expect(readdirSync(out).sort()).toEqual(familyFiles.map((f) => f.file).sort());
+    expect(readdirSync(out).sort()).toEqual([".cei-x-secret", ...familyFiles.map((f) => f.file)].sort());
+    // The X id secret lives with the sources, private to their owner (cli/compile.ts reads it there).
+    expect(statSync(join(out, ".cei-x-secret")).mode & 0o777).toBe(0o600);
+    expect(readXSecret(undefined, join(out, ".cei-x-secret"), {})).toMatch(/^[0-9a-f]{64}$/);
     const lines = stderr.mock.calls.map((call) => String(call[0]));
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/^sample: wrote 1,102 lines in 9 files to .+ \(as-of 2026-06-15T12:00:00\.000Z, scale 1\) in \d+\.\ds\n$/);

@@ -1,8 +1,7 @@
 // End to end through a real HTTP server on an ephemeral port, and `cei serve` itself.
 import { spawn } from "node:child_process";
-import { copyFileSync, mkdtempSync } from "node:fs";
+import { copyFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -13,6 +12,7 @@ import { createKey } from "../../server/meter/keys.ts";
 import { openSnapshot } from "../../server/snapshot.ts";
 import { createTestService, fixtureSnapshot, REQUEST_ID, startTestServer, type TestService } from "../_support/server.ts";
 import { okMeta } from "./_expect.ts";
+import { testTempDir } from "../_support/temp.ts";
 
 let service: TestService;
 let server: RunningServer;
@@ -91,7 +91,7 @@ describe("over HTTP", () => {
 
 describe("openSnapshot", () => {
   it("refuses a snapshot of another format version, with a clear message", async () => {
-    const file = join(mkdtempSync(join(tmpdir(), "cei-format-")), "snapshot.db");
+    const file = join(testTempDir("cei-format-"), "snapshot.db");
     copyFileSync(await fixtureSnapshot(), file);
     const db = new Database(file);
     db.prepare("UPDATE manifest SET value = ? WHERE key = 'format_version'").run(String(SNAPSHOT_FORMAT_VERSION + 1));
@@ -101,7 +101,7 @@ describe("openSnapshot", () => {
     );
   });
   it("refuses a missing file and a file that is not a snapshot", () => {
-    const dir = mkdtempSync(join(tmpdir(), "cei-nosnap-"));
+    const dir = testTempDir("cei-nosnap-");
     expect(() => openSnapshot(join(dir, "missing.db"))).toThrow();
     new Database(join(dir, "empty.db")).close();
     expect(() => openSnapshot(join(dir, "empty.db"))).toThrow(/not a cei snapshot/);
@@ -115,7 +115,7 @@ describe("openSnapshot", () => {
 
 describe("cei serve", () => {
   it("serves the snapshot and releases trending projects only when asked", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "cei-serve-"));
+    const dir = testTempDir("cei-serve-");
     const meterFile = join(dir, "meter.db");
     const admin = openMeterDatabase(meterFile);
     const { key } = createKey(admin, { tier: "pro", credits: 10 }, Date.now());

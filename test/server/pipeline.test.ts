@@ -1,6 +1,5 @@
 // The check order of product decision 3, metering, and internal errors.
-import { copyFileSync, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { copyFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -9,6 +8,7 @@ import type { Meter } from "../../server/meter/meter.ts";
 import { openSnapshot } from "../../server/snapshot.ts";
 import { createTestService, fixtureSnapshot, FIXTURE_NOW, type TestService } from "../_support/server.ts";
 import { errorMeta, okMeta, RESET_AT } from "./_expect.ts";
+import { testTempDir } from "../_support/temp.ts";
 
 let service: TestService;
 beforeAll(async () => {
@@ -133,7 +133,7 @@ describe("internal errors", () => {
   };
 
   it("an exception in an operation is a generic 500 that charges nothing", async () => {
-    const file = join(mkdtempSync(join(tmpdir(), "cei-broken-")), "snapshot.db");
+    const file = join(testTempDir("cei-broken-"), "snapshot.db");
     copyFileSync(await fixtureSnapshot(), file);
     const writable = new Database(file);
     writable.prepare("UPDATE project_features SET chain_ids = 'not json' WHERE project_id = 'proj_aurora'").run();

@@ -1,19 +1,18 @@
 // Substring search reads only the doclists of the query's two rarest trigrams (search_trigrams) and
 // filters with instr(). It must return exactly what a phrase query over the whole text returns.
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { beforeAll, expect, test } from "vitest";
 import { compileSnapshot } from "../../compiler/compile.ts";
 import { writeSample } from "../../data/sample.ts";
 import { createSearchIndex, searchFamilies, type SearchHit } from "../../server/operations/_search.ts";
+import { testTempDir } from "../_support/temp.ts";
 
 const AS_OF = new Date("2026-11-21T12:00:00.000Z");
 let db: Database.Database;
 
 beforeAll(async () => {
-  const dir = mkdtempSync(join(tmpdir(), "cei-trigram-"));
+  const dir = testTempDir("cei-trigram-");
   await writeSample({ outDir: join(dir, "sample"), asOf: AS_OF, scale: 2 });
   const result = await compileSnapshot({ sourceDir: join(dir, "sample"), outFile: join(dir, "s.db"), compiledAt: AS_OF, xSecret: "trigram-test" });
   if (!result.ok) throw new Error(result.problems.join("\n"));
