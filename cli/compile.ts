@@ -17,7 +17,7 @@ interface CompileFlags {
  * secret. With neither, the secret lives in `.cei-x-secret` beside the output, created on first
  * use, so that X account ids stay stable from one compile to the next without any set-up.
  */
-function readXSecret(file: string | undefined, out: string): string {
+export function readXSecret(file: string | undefined, out: string): string {
   const fromEnv = process.env.CEI_X_SECRET;
   if (file === undefined && fromEnv !== undefined && fromEnv !== "") return fromEnv;
   const path = file ?? join(dirname(out), ".cei-x-secret");

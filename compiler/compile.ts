@@ -14,7 +14,6 @@ import { snapshotTables } from "./snapshot-schema.ts";
 import { snapshotSql, trendingCopySql, trendingSql } from "./snapshots.ts";
 import { problemsDdl } from "./staging.ts";
 import { startJob, type StartedJob, type WorkerJob } from "./workers.ts";
-import { handleSearchKey } from "./x-ids.ts";
 
 export interface CompileOptions {
   sourceDir: string;
@@ -104,7 +103,7 @@ export async function compileSnapshot(options: CompileOptions): Promise<CompileR
       out.exec(snapshotTables);
       for (const s of staging) attach(out, s.name, s.path);
       attach(out, "kept", keptPath);
-      built = { entries: await buildSnapshot(out, { compiledAt: options.compiledAt, xSecret, threads, staging, keptPath, sidePath, progress }) };
+      built = { entries: await buildSnapshot(out, { compiledAt: options.compiledAt, threads, staging, keptPath, sidePath, progress }) };
     } catch (error) {
       built = { error: error as Error };
     }
@@ -136,7 +135,6 @@ export async function compileSnapshot(options: CompileOptions): Promise<CompileR
 
 interface BuildOptions {
   compiledAt: Date;
-  xSecret: string | undefined;
   threads: number;
   staging: readonly Staging[];
   keptPath: string;
@@ -176,7 +174,7 @@ async function buildSnapshot(out: Database.Database, options: BuildOptions): Pro
     attach(out, "side", options.sidePath);
     out.exec("BEGIN");
     out.exec(trendingCopySql("side"));
-    const entries = manifestEntries(out, { excluded, xHandleSearchKey: options.xSecret === undefined ? null : handleSearchKey(options.xSecret) });
+    const entries = manifestEntries(out, { excluded });
     out.exec("COMMIT");
     return entries;
   } finally {

@@ -22,7 +22,6 @@ export function dataTables(db: Database.Database): string[] {
 export interface ManifestInput {
   compiledAt: Date;
   excluded: Record<string, Record<string, number>>;
-  xHandleSearchKey: string | null;
 }
 
 /** Every manifest entry except content_hash and compiled_at, read while the data transaction is open. */
@@ -39,7 +38,6 @@ export function manifestEntries(db: Database.Database, input: Omit<ManifestInput
     snapshots,
     row_counts: rowCounts,
     excluded: input.excluded,
-    x_handle_search_key: input.xHandleSearchKey,
   };
 }
 

@@ -13,7 +13,7 @@ import { createKey, disableKey, enableKey, revokeKey } from "../../server/meter/
 import { Meter } from "../../server/meter/meter.ts";
 import type { Scope, Tier } from "../../server/policy.ts";
 import { openSnapshot } from "../../server/snapshot.ts";
-import { compileFixture, FIXTURE_COMPILED_AT } from "./fixtures.ts";
+import { compileFixture, FIXTURE_COMPILED_AT, FIXTURE_X_SECRET } from "./fixtures.ts";
 
 export const FIXTURE_NOW = FIXTURE_COMPILED_AT.getTime();
 export const REQUEST_ID = /^[A-Za-z0-9_.:-]{8,96}$/;
@@ -57,7 +57,8 @@ export function fixtureSnapshot(): Promise<string> {
   return compiled;
 }
 
-export async function createTestService(options: { releaseTrendingProjects?: boolean } = {}): Promise<TestService> {
+/** `xSecret: null` serves without the compile secret (no handle search). */
+export async function createTestService(options: { releaseTrendingProjects?: boolean; xSecret?: string | null } = {}): Promise<TestService> {
   const snapshotFile = await fixtureSnapshot();
   const meterFile = join(mkdtempSync(join(tmpdir(), "cei-meter-")), "meter.db");
   const clock = { now: FIXTURE_NOW };
@@ -65,7 +66,8 @@ export async function createTestService(options: { releaseTrendingProjects?: boo
   const admin = openMeterDatabase(meterFile, { now });
   const meter = Meter.open(meterFile, { now, synchronous: "NORMAL" });
   const snapshot = openSnapshot(snapshotFile);
-  const app = createApp({ snapshot, meter, now, releaseTrendingProjects: options.releaseTrendingProjects, checkResponses: true });
+  const xSecret = options.xSecret === null ? {} : { xSecret: options.xSecret ?? FIXTURE_X_SECRET };
+  const app = createApp({ snapshot, meter, now, releaseTrendingProjects: options.releaseTrendingProjects, checkResponses: true, ...xSecret });
   let defaultKey: string | undefined;
 
   const service: TestService = {
