@@ -6,13 +6,15 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type Database from "better-sqlite3";
 import type { ErrorDetail } from "../server/errors.ts";
-import { createSearchIndex, searchFamilies } from "../server/operations/_search.ts";
+import { handleSearchKey } from "../compiler/x-ids.ts";
+import { createSearchIndex, defaultSearchFamilies, SEARCH_CANDIDATE_LIMIT } from "../server/operations/_search.ts";
 import { SEARCH_DEFAULT_LIMIT, searchEntities } from "../server/operations/search-entities.ts";
 import { openSnapshot } from "../server/snapshot.ts";
-import type { BenchConfig } from "./_config.ts";
+import { BENCH_X_SECRET, type BenchConfig } from "./_config.ts";
 import { percentile } from "./_load.ts";
 import { fixed, target, type SectionResult } from "./_report.ts";
 import type { Sample } from "./_samples.ts";
+import { ADVERSARIAL_TOP, adversarialQueries, type AdversarialQuery } from "./_search-adversarial.ts";
 import { recordsLabel } from "./compile.ts";
 
 const queryKinds = ["exact", "prefix", "substring", "symbol", "handle"] as const;
@@ -21,23 +23,33 @@ interface Query { kind: QueryKind; text: string }
 /** Unmeasured queries first, so that statements and pages are warm as on a running server. */
 const WARMUP_QUERIES = 500;
 
-interface Timing { p50Ms: number; p99Ms: number; maxMs: number; meanHits: number }
+interface Timing { p50Ms: number; p99Ms: number; maxMs: number; meanHits: number; count: number }
 
 export async function benchSearch(config: BenchConfig, sample: Sample, snapshotPath: string, log: (line: string) => void): Promise<SectionResult> {
   const snapshot = openSnapshot(snapshotPath);
   try {
     const queries = _queries(snapshot, sample, config.searchQueries);
-    const index = createSearchIndex(snapshot);
-    const all = new Set(searchFamilies);
-    const handler = searchEntities.create({ snapshot, now: Date.now });
+    const xHandleSearchKey = handleSearchKey(BENCH_X_SECRET);
+    const index = createSearchIndex(snapshot, xHandleSearchKey);
+    const all = new Set(defaultSearchFamilies);
+    const handler = searchEntities.create({ snapshot, now: Date.now, xHandleSearchKey });
     const viaIndex = _time(queries, (text) => index.search(text, all, SEARCH_DEFAULT_LIMIT).length);
     const viaHandler = _time(queries, (text) => {
       const result = handler({ params: {}, query: {}, body: { q: text } }, [] as ErrorDetail[]);
       if (result.outcome !== "ok") throw new Error(`search "${text}" answered ${result.outcome}`);
       return (result.data as { results: unknown[] }).results.length;
     });
+    // Issue 9's adversarial set, each request as a client would send it, through the handler.
+    const adversarial = adversarialQueries(snapshot);
+    const attack = _time(adversarial.queries.map(({ kind, q, types }) => ({ kind, text: JSON.stringify(types === undefined ? { q } : { q, types }) })), (text) => {
+      const result = handler({ params: {}, query: {}, body: { ...(JSON.parse(text) as AdversarialQuery), limit: 20 } }, [] as ErrorDetail[]);
+      if (result.outcome !== "ok") throw new Error(`search ${text} answered ${result.outcome}`);
+      return (result.data as { results: unknown[] }).results.length;
+    }, ["trigram", "bigram", "glued"] as const);
+    const ngrams = _summary(attack.samples.filter((s) => s.kind !== "glued"));
     const label = recordsLabel(sample.lines);
     log(`  ${queries.length} queries on ${label}: search() p99 ${fixed(viaIndex.all.p99Ms)} ms, handler p99 ${fixed(viaHandler.all.p99Ms)} ms`);
+    log(`  adversarial: ${adversarial.queries.length} requests (${adversarial.refused} n-grams the API refuses left out): trigrams and bigrams p99 ${fixed(ngrams.p99Ms)} ms, max ${fixed(ngrams.maxMs)} ms; glued max ${fixed(attack.byKind.glued.maxMs)} ms`);
     const row = (name: string, t: Timing) => [name, fixed(t.p50Ms), fixed(t.p99Ms), fixed(t.maxMs), fixed(t.meanHits)];
     return {
       tables: [{
@@ -48,28 +60,46 @@ export async function benchSearch(config: BenchConfig, sample: Sample, snapshotP
           row("search(): all", viaIndex.all),
           row("search_entities handler: all", viaHandler.all),
         ],
+      }, {
+        title: `Adversarial search on the ${label} snapshot, whole handler, limit 20: the ${ADVERSARIAL_TOP} most common trigrams and bigrams, ` +
+          `each alone and with every single type; texts glued from two common trigrams (candidate limit ${SEARCH_CANDIDATE_LIMIT}) (ms)`,
+        header: ["requests", "p50", "p99", "max", "hits/request"],
+        rows: [
+          row(`trigrams (${attack.byKind.trigram.count})`, attack.byKind.trigram),
+          row(`bigrams (${attack.byKind.bigram.count})`, attack.byKind.bigram),
+          row(`trigrams and bigrams (${ngrams.count})`, ngrams),
+          row(`glued trigrams (${attack.byKind.glued.count})`, attack.byKind.glued),
+        ],
       }],
-      targets: [target(`search: p99 of search() on ${label}`, viaIndex.all.p99Ms, "max", 2, " ms")],
-      figures: { queries: queries.length, search: viaIndex, handler: viaHandler },
+      targets: [
+        target(`search: p99 of search() on ${label}`, viaIndex.all.p99Ms, "max", 2, " ms"),
+        target(`search: adversarial p99 on ${label}`, ngrams.p99Ms, "max", 1, " ms"),
+        target(`search: adversarial max on ${label}`, ngrams.maxMs, "max", 3, " ms"),
+      ],
+      figures: { queries: queries.length, search: viaIndex, handler: viaHandler, adversarial: { requests: adversarial.queries.length, refused: adversarial.refused, ngrams, ...attack.byKind } },
     };
   } finally {
     snapshot.close();
   }
 }
 
-function _time(queries: readonly Query[], run: (text: string) => number): { all: Timing; byKind: Record<QueryKind, Timing> } {
+function _time<K extends string>(queries: ReadonlyArray<{ kind: K; text: string }>, run: (text: string) => number, kinds: readonly K[] = queryKinds as unknown as K[]) {
   for (const query of queries.slice(0, WARMUP_QUERIES)) run(query.text);
   const samples = queries.map((query) => {
     const started = performance.now();
     const hits = run(query.text);
     return { kind: query.kind, ms: performance.now() - started, hits };
   });
-  const summary = (list: typeof samples): Timing => {
-    const sorted = list.map((s) => s.ms).sort((a, b) => a - b);
-    return { p50Ms: percentile(sorted, 0.5), p99Ms: percentile(sorted, 0.99), maxMs: sorted[sorted.length - 1] ?? Number.NaN, meanHits: list.reduce((n, s) => n + s.hits, 0) / list.length };
+  const byKind = Object.fromEntries(kinds.map((kind) => [kind, _summary(samples.filter((s) => s.kind === kind))])) as Record<K, Timing>;
+  return { all: _summary(samples), byKind, samples };
+}
+
+function _summary(list: ReadonlyArray<{ ms: number; hits: number }>): Timing {
+  const sorted = list.map((s) => s.ms).sort((a, b) => a - b);
+  return {
+    p50Ms: percentile(sorted, 0.5), p99Ms: percentile(sorted, 0.99), maxMs: sorted[sorted.length - 1] ?? Number.NaN,
+    meanHits: list.reduce((n, s) => n + s.hits, 0) / list.length, count: list.length,
   };
-  const byKind = Object.fromEntries(queryKinds.map((kind) => [kind, summary(samples.filter((s) => s.kind === kind))])) as Record<QueryKind, Timing>;
-  return { all: summary(samples), byKind };
 }
 
 /** `count` queries in equal shares per kind, shuffled, from a fixed seed. */
