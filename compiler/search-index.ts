@@ -35,6 +35,6 @@ ${SEARCH_KEY_FAMILIES.map((type) => `
 INSERT INTO search_fts_${type} (rowid, key) SELECT rowid, key FROM search_keys WHERE entity_type = '${type}' ORDER BY rowid;
 INSERT INTO search_fts_${type} (search_fts_${type}) VALUES ('optimize');
 CREATE VIRTUAL TABLE temp.search_vocab USING fts5vocab(main, search_fts_${type}, row);
-INSERT INTO search_trigrams (entity_type, trigram, documents) SELECT '${type}', term, doc FROM temp.search_vocab ORDER BY term;
+INSERT INTO search_trigrams (trigram, entity_type, documents) SELECT term, '${type}', doc FROM temp.search_vocab;
 DROP TABLE temp.search_vocab;`).join("\n")}
 `;

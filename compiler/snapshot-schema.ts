@@ -292,11 +292,12 @@ CREATE INDEX search_keys_by_family ON search_keys (entity_type, key);
 -- restricted to some families never reads another family's candidates.
 ${SEARCH_KEY_FAMILIES.map((family) => `CREATE VIRTUAL TABLE search_fts_${family} USING fts5 (key, content='', detail='none', tokenize='trigram');`).join("\n")}
 -- How many keys of each family hold each trigram: a substring search reads only the doclists of
--- its query's rarest trigrams in that family and filters those keys with instr().
+-- its query's rarest trigrams in that family and filters those keys with instr(). Keyed by trigram
+-- first, so that one lookup per trigram of the query gives every family's count.
 CREATE TABLE search_trigrams (
-  entity_type TEXT NOT NULL,
   trigram TEXT NOT NULL,
+  entity_type TEXT NOT NULL,
   documents INTEGER NOT NULL,
-  PRIMARY KEY (entity_type, trigram)
+  PRIMARY KEY (trigram, entity_type)
 ) WITHOUT ROWID;
 `;

@@ -70,9 +70,9 @@ export function createSearchIndex(
     FROM search_fts_${family} f JOIN search_keys k ON k.rowid = f.rowid
     WHERE search_fts_${family} MATCH @match
     ORDER BY f.rowid`));
-  const trigramDocuments = snapshot
-    .prepare<[SearchKeyFamily, string], number>("SELECT documents FROM search_trigrams WHERE entity_type = ? AND trigram = ?")
-    .pluck();
+  const trigramDocuments = snapshot.prepare<[string], { type: SearchKeyFamily; documents: number }>(
+    "SELECT entity_type AS type, documents FROM search_trigrams WHERE trigram = ?",
+  );
   const handleIndex = snapshot.prepare<[string], string>("SELECT x_account_id FROM x_handle_index WHERE handle_hash = ?").pluck();
 
   return {
@@ -106,8 +106,9 @@ export function createSearchIndex(
       }
       if (!handleDone && addHandle()) return hits;
       if ([...key].length < SUBSTRING_MIN_CHARS) return hits;
+      const documents = _trigramDocuments(key, (trigram) => trigramDocuments.all(trigram));
       const streams = keyed.flatMap((family) => {
-        const trigrams = _rarestTrigrams(key, (trigram) => trigramDocuments.get(family, trigram) ?? 0);
+        const trigrams = _rarestTrigrams(documents, family);
         if (trigrams === undefined) return [];
         const match = trigrams.map((t) => `"${t.replaceAll('"', '""')}"`).join(" AND ");
         return [substring[family].iterate({ match, query: key })];
@@ -146,21 +147,36 @@ function* _byRowid(streams: Array<IterableIterator<Candidate>>): Generator<Candi
 /** How many of the query's rarest trigrams FTS5 intersects before the keys are read. */
 const TRIGRAMS_INTERSECTED = 2;
 
-/**
- * The distinct trigrams of `key` held by the fewest keys (at most TRIGRAMS_INTERSECTED, rarest
- * first), or undefined when `key` is too short for trigrams or one of its trigrams occurs nowhere
- * (then no key contains `key`).
- */
-function _rarestTrigrams(key: string, documents: (trigram: string) => number): string[] | undefined {
+/** For each distinct trigram of `key`, how many keys of each family hold it. */
+function _trigramDocuments(
+  key: string,
+  lookup: (trigram: string) => Array<{ type: SearchKeyFamily; documents: number }>,
+): Map<string, Map<SearchKeyFamily, number>> {
   const chars = [...key];
-  const counts = new Map<string, number>();
+  const documents = new Map<string, Map<SearchKeyFamily, number>>();
   for (let i = 0; i + SUBSTRING_MIN_CHARS <= chars.length; i++) {
     const trigram = chars.slice(i, i + SUBSTRING_MIN_CHARS).join("");
-    if (counts.has(trigram)) continue;
-    const count = documents(trigram);
-    if (count === 0) return undefined;
-    counts.set(trigram, count);
+    if (documents.has(trigram)) continue;
+    const rows = lookup(trigram);
+    // A trigram in no key at all: no key contains the query, whatever the other trigrams.
+    if (rows.length === 0) return new Map([[trigram, new Map()]]);
+    documents.set(trigram, new Map(rows.map((row) => [row.type, row.documents])));
   }
-  if (counts.size === 0) return undefined;
-  return [...counts].sort((a, b) => a[1] - b[1]).slice(0, TRIGRAMS_INTERSECTED).map(([trigram]) => trigram);
+  return documents;
+}
+
+/**
+ * The query's distinct trigrams held by the fewest keys of `family` (at most TRIGRAMS_INTERSECTED,
+ * rarest first), or undefined when the query is too short for trigrams or one of its trigrams
+ * occurs in no key of the family (then none of its keys contains the query).
+ */
+function _rarestTrigrams(documents: Map<string, Map<SearchKeyFamily, number>>, family: SearchKeyFamily): string[] | undefined {
+  if (documents.size === 0) return undefined;
+  const counts: Array<[string, number]> = [];
+  for (const [trigram, byFamily] of documents) {
+    const count = byFamily.get(family);
+    if (count === undefined) return undefined;
+    counts.push([trigram, count]);
+  }
+  return counts.sort((a, b) => a[1] - b[1]).slice(0, TRIGRAMS_INTERSECTED).map(([trigram]) => trigram);
 }
