@@ -56,7 +56,12 @@ async function main(): Promise<void> {
   process.stderr.write(`cei: writing the sample as of ${now.toISOString()} to ${paths.sample}\n`);
   await writeSample({ outDir: paths.sample, asOf: now, scale: 1 });
   const xSecret = readOrCreateSecret(paths.xSecret);
-  const compiled = await compileSnapshot({ sourceDir: paths.sample, outFile: paths.snapshot, compiledAt: now, xSecret });
+  const compiled = await compileSnapshot({
+    sourceDir: paths.sample,
+    outFile: paths.snapshot,
+    compiledAt: now,
+    xSecret,
+  });
   if (!compiled.ok) {
     process.stderr.write(compiled.problems.join("\n") + "\ncei: the sample did not compile\n");
     process.exit(1);
