@@ -29,7 +29,7 @@ export const REPO_DIR = join(BENCH_DIR, "..");
 export const OUT_DIR = join(BENCH_DIR, "out");
 export const RESULTS_FILE = join(BENCH_DIR, "results.json");
 /** The X id secret of every bench compile (any fixed value: the sample has X accounts). */
-export const BENCH_X_SECRET = "cei-bench-x-secret";
+export const BENCH_X_SECRET = "cei-bench-x-secret-of-32-bytes-or-more";
 
 const FULL = {
   scales: [9, 91, 910],

@@ -3,17 +3,20 @@
 // timed one by one through the same SearchIndex.search the operations call, and again through the
 // whole search_entities handler (validation, search, identity lookups).
 import { readFileSync } from "node:fs";
+import { loadavg } from "node:os";
 import { join } from "node:path";
 import type Database from "better-sqlite3";
 import type { ErrorDetail } from "../server/errors.ts";
+import { handleSearchKey } from "../compiler/x-ids.ts";
 import type { Caller } from "../server/operations/_operation.ts";
-import { createSearchIndex, searchFamilies } from "../server/operations/_search.ts";
+import { createSearchIndex, defaultSearchFamilies, SEARCH_CANDIDATE_LIMIT } from "../server/operations/_search.ts";
 import { SEARCH_DEFAULT_LIMIT, searchEntities } from "../server/operations/search-entities.ts";
 import { openSnapshot } from "../server/snapshot.ts";
-import type { BenchConfig } from "./_config.ts";
+import { BENCH_X_SECRET, type BenchConfig } from "./_config.ts";
 import { percentile } from "./_load.ts";
 import { fixed, target, type SectionResult } from "./_report.ts";
 import type { Sample } from "./_samples.ts";
+import { ADVERSARIAL_TOP, adversarialQueries, type AdversarialQuery } from "./_search-adversarial.ts";
 import { recordsLabel } from "./compile.ts";
 
 const queryKinds = ["exact", "prefix", "substring", "symbol", "handle"] as const;
@@ -21,8 +24,11 @@ type QueryKind = (typeof queryKinds)[number];
 interface Query { kind: QueryKind; text: string }
 /** Unmeasured queries first, so that statements and pages are warm as on a running server. */
 const WARMUP_QUERIES = 500;
+/** Passes over the adversarial set; each request's figure is its median over them. */
+const ADVERSARIAL_ROUNDS = 3;
 
-interface Timing { p50Ms: number; p99Ms: number; maxMs: number; meanHits: number }
+/** Wall-clock times, and the process's CPU time per query (unaffected by other processes' load). */
+interface Timing { p50Ms: number; p99Ms: number; maxMs: number; cpuP99Ms: number; cpuMaxMs: number; firstPassMaxMs: number; meanHits: number; count: number }
 
 /** Search ignores who calls it; the handler still takes the admitted key. */
 const BENCH_CALLER: Caller = {
@@ -34,9 +40,10 @@ export async function benchSearch(config: BenchConfig, sample: Sample, snapshotP
   const snapshot = openSnapshot(snapshotPath);
   try {
     const queries = _queries(snapshot, sample, config.searchQueries);
-    const index = createSearchIndex(snapshot);
-    const all = new Set(searchFamilies);
-    const handler = searchEntities.create({ snapshot, now: Date.now });
+    const xHandleSearchKey = handleSearchKey(BENCH_X_SECRET);
+    const index = createSearchIndex(snapshot, xHandleSearchKey);
+    const all = new Set(defaultSearchFamilies);
+    const handler = searchEntities.create({ snapshot, now: Date.now, xHandleSearchKey });
     const viaIndex = _time(queries, (text) => index.search(text, all, SEARCH_DEFAULT_LIMIT).length);
     const viaHandler = _time(queries, (text) => {
       const validation = handler.validate({ params: {}, query: {}, body: { q: text } }, [] as ErrorDetail[]);
@@ -45,9 +52,21 @@ export async function benchSearch(config: BenchConfig, sample: Sample, snapshotP
       if (result.outcome !== "ok") throw new Error(`search "${text}" answered ${result.outcome}`);
       return (result.data as { results: unknown[] }).results.length;
     });
+    // Issue 9's adversarial set, each request as a client would send it, through the handler.
+    const adversarial = adversarialQueries(snapshot);
+    const attack = _time(adversarial.queries.map(({ kind, q, types }) => ({ kind, text: JSON.stringify(types === undefined ? { q } : { q, types }) })), (text) => {
+      const validation = handler.validate({ params: {}, query: {}, body: { ...(JSON.parse(text) as AdversarialQuery), limit: 20 } }, [] as ErrorDetail[]);
+      if (!validation.valid) throw new Error(`search ${text} is invalid`);
+      const result = handler.run(validation.request, BENCH_CALLER);
+      if (result.outcome !== "ok") throw new Error(`search ${text} answered ${result.outcome}`);
+      return (result.data as { results: unknown[] }).results.length;
+    }, ["trigram", "bigram", "glued"] as const, Infinity, ADVERSARIAL_ROUNDS);
+    const ngrams = _summary(attack.samples.filter((s) => s.kind !== "glued"));
     const label = recordsLabel(sample.lines);
     log(`  ${queries.length} queries on ${label}: search() p99 ${fixed(viaIndex.all.p99Ms)} ms, handler p99 ${fixed(viaHandler.all.p99Ms)} ms`);
+    log(`  adversarial: ${adversarial.queries.length} requests (${adversarial.refused} n-grams the API refuses left out): trigrams and bigrams p99 ${fixed(ngrams.p99Ms)} ms, max ${fixed(ngrams.maxMs)} ms (CPU ${fixed(ngrams.cpuP99Ms)}, ${fixed(ngrams.cpuMaxMs)} ms; one pass: max ${fixed(ngrams.firstPassMaxMs)} ms); glued max ${fixed(attack.byKind.glued.maxMs)} ms; load average ${loadavg()[0]!.toFixed(1)}`);
     const row = (name: string, t: Timing) => [name, fixed(t.p50Ms), fixed(t.p99Ms), fixed(t.maxMs), fixed(t.meanHits)];
+    const cpuRow = (name: string, t: Timing) => [...row(name, t), fixed(t.cpuP99Ms), fixed(t.cpuMaxMs), fixed(t.firstPassMaxMs)];
     return {
       tables: [{
         title: `Search on the ${label} snapshot, in-process: ${queries.length} mixed queries, one at a time (ms)`,
@@ -57,28 +76,73 @@ export async function benchSearch(config: BenchConfig, sample: Sample, snapshotP
           row("search(): all", viaIndex.all),
           row("search_entities handler: all", viaHandler.all),
         ],
+      }, {
+        title: `Adversarial search on the ${label} snapshot, whole handler, limit 20: the ${ADVERSARIAL_TOP} most common trigrams and bigrams, ` +
+          `each alone and with every single type; texts glued from two common trigrams (candidate limit ${SEARCH_CANDIDATE_LIMIT}); median of ${ADVERSARIAL_ROUNDS} passes per request (ms)`,
+        header: ["requests", "p50", "p99", "max", "hits/request", "CPU p99", "CPU max", "1-pass max"],
+        rows: [
+          cpuRow(`trigrams (${attack.byKind.trigram.count})`, attack.byKind.trigram),
+          cpuRow(`bigrams (${attack.byKind.bigram.count})`, attack.byKind.bigram),
+          cpuRow(`trigrams and bigrams (${ngrams.count})`, ngrams),
+          cpuRow(`glued trigrams (${attack.byKind.glued.count})`, attack.byKind.glued),
+        ],
       }],
-      targets: [target(`search: p99 of search() on ${label}`, viaIndex.all.p99Ms, "max", 2, " ms")],
-      figures: { queries: queries.length, search: viaIndex, handler: viaHandler },
+      targets: [
+        target(`search: p99 of search() on ${label}`, viaIndex.all.p99Ms, "max", 2, " ms"),
+        target(`search: adversarial p99 on ${label}`, ngrams.p99Ms, "max", 1, " ms"),
+        target(`search: adversarial max on ${label}`, ngrams.maxMs, "max", 3, " ms"),
+      ],
+      figures: { queries: queries.length, search: _figures(viaIndex), handler: _figures(viaHandler), adversarial: { requests: adversarial.queries.length, refused: adversarial.refused, ngrams, ...attack.byKind } },
     };
   } finally {
     snapshot.close();
   }
 }
 
-function _time(queries: readonly Query[], run: (text: string) => number): { all: Timing; byKind: Record<QueryKind, Timing> } {
-  for (const query of queries.slice(0, WARMUP_QUERIES)) run(query.text);
-  const samples = queries.map((query) => {
+/**
+ * Each query timed in `rounds` passes over the whole list; a query's figure is its median over the
+ * passes, so that one garbage collection or one preemption by another process does not count as
+ * that query's cost (the single-pass maximum is kept as `firstPassMaxMs`).
+ */
+function _time<K extends string>(
+  queries: ReadonlyArray<{ kind: K; text: string }>, run: (text: string) => number,
+  kinds: readonly K[] = queryKinds as unknown as K[], warmup = WARMUP_QUERIES, rounds = 1,
+) {
+  for (const query of queries.slice(0, warmup)) run(query.text);
+  const passes = Array.from({ length: rounds }, () => queries.map((query) => {
+    const cpu = process.cpuUsage();
     const started = performance.now();
     const hits = run(query.text);
-    return { kind: query.kind, ms: performance.now() - started, hits };
-  });
-  const summary = (list: typeof samples): Timing => {
-    const sorted = list.map((s) => s.ms).sort((a, b) => a - b);
-    return { p50Ms: percentile(sorted, 0.5), p99Ms: percentile(sorted, 0.99), maxMs: sorted[sorted.length - 1] ?? Number.NaN, meanHits: list.reduce((n, s) => n + s.hits, 0) / list.length };
+    const ms = performance.now() - started;
+    const used = process.cpuUsage(cpu);
+    return { ms, cpuMs: (used.user + used.system) / 1000, hits };
+  }));
+  const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+  const samples = queries.map((query, i) => ({
+    kind: query.kind,
+    ms: median(passes.map((pass) => pass[i]!.ms)),
+    cpuMs: median(passes.map((pass) => pass[i]!.cpuMs)),
+    firstMs: passes[0]![i]!.ms,
+    hits: passes[0]![i]!.hits,
+  }));
+  const byKind = Object.fromEntries(kinds.map((kind) => [kind, _summary(samples.filter((s) => s.kind === kind))])) as Record<K, Timing>;
+  return { all: _summary(samples), byKind, samples };
+}
+
+/** What results.json keeps of a timing: the summaries, not every sample. */
+function _figures({ all, byKind }: { all: Timing; byKind: Record<string, Timing> }) {
+  return { all, byKind };
+}
+
+function _summary(list: ReadonlyArray<{ ms: number; cpuMs: number; firstMs: number; hits: number }>): Timing {
+  const sorted = list.map((s) => s.ms).sort((a, b) => a - b);
+  const cpu = list.map((s) => s.cpuMs).sort((a, b) => a - b);
+  return {
+    p50Ms: percentile(sorted, 0.5), p99Ms: percentile(sorted, 0.99), maxMs: sorted[sorted.length - 1] ?? Number.NaN,
+    cpuP99Ms: percentile(cpu, 0.99), cpuMaxMs: cpu[cpu.length - 1] ?? Number.NaN,
+    firstPassMaxMs: Math.max(...list.map((s) => s.firstMs)),
+    meanHits: list.reduce((n, s) => n + s.hits, 0) / list.length, count: list.length,
   };
-  const byKind = Object.fromEntries(queryKinds.map((kind) => [kind, summary(samples.filter((s) => s.kind === kind))])) as Record<QueryKind, Timing>;
-  return { all: summary(samples), byKind };
 }
 
 /** `count` queries in equal shares per kind, shuffled, from a fixed seed. */

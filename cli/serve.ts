@@ -5,6 +5,7 @@ import { closeOnSignals, startServer } from "../server/listen.ts";
 import { listenDefaults, parseListenLimits, type ListenLimitOptions } from "../server/listen-limits.ts";
 import { Meter } from "../server/meter/meter.ts";
 import { openSnapshot } from "../server/snapshot.ts";
+import { readXSecret } from "./compile.ts";
 
 interface ServeOptions extends ListenLimitOptions {
   snapshot: string;
@@ -13,12 +14,26 @@ interface ServeOptions extends ListenLimitOptions {
   host: string;
   releaseTrendingProjects?: boolean;
   meterSync?: string;
+  xSecretFile?: string;
 }
 
 function _port(value: string): number {
   const port = Number(value);
   if (!/^[0-9]{1,5}$/.test(value) || port > 65_535) throw new Error(`--port must be 0-65535, got "${value}"`);
   return port;
+}
+
+/**
+ * The compiler's secret, read as `cei compile` reads it; the handle-search key is derived from it
+ * and is not in the snapshot (decision 24). Serve never creates a secret: one it made up could not
+ * match the snapshot's handle index, so without one it says so and serves without handle search.
+ */
+function _xSecret(file: string | undefined): string | undefined {
+  const secret = readXSecret(file);
+  if (secret === undefined) {
+    process.stderr.write("cei serve: no X secret (--x-secret-file or CEI_X_SECRET): search will find no X account by handle\n");
+  }
+  return secret;
 }
 
 export function registerServe(program: Command): void {
@@ -38,6 +53,10 @@ export function registerServe(program: Command): void {
     .option("--keep-alive-timeout <ms>", "an idle keep-alive connection is closed after this", String(listenDefaults.keepAliveTimeoutMs))
     .option("--max-connections <n>", "connections beyond this are closed at once", String(listenDefaults.maxConnections))
     .option("--shutdown-timeout <ms>", "on SIGTERM/SIGINT, requests in flight get this long before they are cut off (exit 1)", String(listenDefaults.shutdownTimeoutMs))
+    .option(
+      "--x-secret-file <file>",
+      "the X secret the snapshot was compiled with (also: env CEI_X_SECRET); without it, search finds no X account by handle",
+    )
     .option(
       "--release-trending-projects",
       "serve the release-gated GET /v1/projects/trending (also: CEI_RELEASE_TRENDING_PROJECTS=1)",
@@ -59,10 +78,16 @@ export function registerServe(program: Command): void {
       if (meterSync !== "FULL" && meterSync !== "NORMAL") {
         program.error(`cei serve: --meter-sync must be full or normal, got "${options.meterSync ?? process.env.CEI_METER_SYNC}"`, { exitCode: 1 });
       }
+      let xSecret: string | undefined;
+      try {
+        xSecret = _xSecret(options.xSecretFile);
+      } catch (error) {
+        program.error(`cei serve: --x-secret-file: ${error instanceof Error ? error.message : String(error)}`, { exitCode: 1 });
+      }
       const meter = Meter.open(options.meter, { synchronous: meterSync });
       const releaseTrendingProjects =
         options.releaseTrendingProjects === true || process.env.CEI_RELEASE_TRENDING_PROJECTS === "1";
-      const app = createApp({ snapshot, meter, releaseTrendingProjects });
+      const app = createApp({ snapshot, meter, releaseTrendingProjects, ...(xSecret === undefined ? {} : { xSecret }) });
       const running = await startServer(app, { port: _port(options.port), host: options.host, ...limits });
       process.stdout.write(
         `cei serving ${options.snapshot} on ${running.url}` +

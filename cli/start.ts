@@ -62,11 +62,12 @@ async function main(): Promise<void> {
   const now = new Date();
   process.stderr.write(`cei: writing the sample as of ${now.toISOString()} to ${paths.sample}\n`);
   await writeSample({ outDir: paths.sample, asOf: now, scale: 1 });
+  const xSecret = readOrCreateSecret(paths.xSecret);
   const compiled = await compileSnapshot({
     sourceDir: paths.sample,
     outFile: paths.snapshot,
     compiledAt: now,
-    xSecret: readOrCreateSecret(paths.xSecret),
+    xSecret,
   });
   if (!compiled.ok) {
     process.stderr.write(compiled.problems.join("\n") + "\ncei: the sample did not compile\n");
@@ -79,7 +80,7 @@ async function main(): Promise<void> {
   const key = "key" in demo ? demo.key : undefined;
   const snapshot = openSnapshot(paths.snapshot);
   const releaseTrendingProjects = process.env.CEI_RELEASE_TRENDING_PROJECTS === "1";
-  const running = await startServer(createApp({ snapshot, meter, releaseTrendingProjects }), { port, host });
+  const running = await startServer(createApp({ snapshot, meter, releaseTrendingProjects, xSecret }), { port, host });
 
   const example = snapshot.prepare<[], { slug: string }>("SELECT slug FROM projects ORDER BY slug LIMIT 1").get();
   const auth = key === undefined ? "Authorization: Bearer <your key>" : `Authorization: Bearer ${key}`;

@@ -17,7 +17,6 @@ import { snapshotSql, trendingCopySql, trendingSql } from "./snapshots.ts";
 import { staleSnapshotProblems } from "./stale.ts";
 import { problemsDdl } from "./staging.ts";
 import { startJob, type StartedJob, type WorkerJob } from "./workers.ts";
-import { handleSearchKey } from "./x-ids.ts";
 
 export interface CompileOptions {
   sourceDir: string;
@@ -127,7 +126,7 @@ export async function compileSnapshot(options: CompileOptions): Promise<CompileR
       attach(out, "kept", keptPath);
       const referenceTime = options.compiledAt ?? derivedReferenceTime(out);
       if (referenceTime !== undefined) {
-        built = await buildSnapshot(out, { compiledAt: referenceTime, xSecret, threads, staging, keptPath, sidePath, progress });
+        built = await buildSnapshot(out, { compiledAt: referenceTime, threads, staging, keptPath, sidePath, progress });
       }
     } catch (error) {
       built = { error: error as Error };
@@ -171,7 +170,6 @@ interface Built {
 
 interface BuildOptions {
   compiledAt: Date;
-  xSecret: string | undefined;
   threads: number;
   staging: readonly Staging[];
   keptPath: string;
@@ -211,7 +209,7 @@ async function buildSnapshot(out: Database.Database, options: BuildOptions): Pro
     attach(out, "side", options.sidePath);
     out.exec("BEGIN");
     out.exec(trendingCopySql("side"));
-    const entries = manifestEntries(out, { excluded, xHandleSearchKey: options.xSecret === undefined ? null : handleSearchKey(options.xSecret) });
+    const entries = manifestEntries(out, { excluded });
     out.exec("COMMIT");
     const stale = staleSnapshotProblems(out, compiledAt, excluded);
     return { entries: { ...entries, reference_time: compiledAt.toISOString() }, referenceTime: compiledAt, stale };

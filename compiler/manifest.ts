@@ -21,7 +21,6 @@ export function dataTables(db: Database.Database): string[] {
 
 export interface ManifestInput {
   excluded: Record<string, Record<string, number>>;
-  xHandleSearchKey: string | null;
 }
 
 /** Every manifest entry except content_hash and reference_time, read while the data transaction is open. */
@@ -38,7 +37,6 @@ export function manifestEntries(db: Database.Database, input: ManifestInput): Re
     snapshots,
     row_counts: rowCounts,
     excluded: input.excluded,
-    x_handle_search_key: input.xHandleSearchKey,
   };
 }
 

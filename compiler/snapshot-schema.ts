@@ -11,7 +11,11 @@
 //   20 rows kept per list.
 
 /** Bumped whenever a table or column changes meaning; the server refuses other versions. */
-export const SNAPSHOT_FORMAT_VERSION = 2;
+export const SNAPSHOT_FORMAT_VERSION = 3;
+
+/** The families with rows in search_keys (X accounts are found by exact handle only). */
+export const SEARCH_KEY_FAMILIES = ["event", "fund", "news", "person", "project", "stock", "token"] as const;
+export type SearchKeyFamily = (typeof SEARCH_KEY_FAMILIES)[number];
 
 export const snapshotTables = `
 CREATE TABLE manifest (
@@ -252,7 +256,8 @@ CREATE TABLE x_accounts (
   linked_id TEXT
 ) WITHOUT ROWID;
 
--- Exact handle search: keyed hash (with the search key in manifest 'x_handle_search_key') to id.
+-- Exact handle search: hex(HMAC(searchKey, normalised handle)) to id. The search key is derived
+-- from the compile secret and held by the server (cei serve --x-secret-file), never stored here.
 CREATE TABLE x_handle_index (
   handle_hash TEXT PRIMARY KEY,
   x_account_id TEXT NOT NULL
@@ -272,22 +277,27 @@ CREATE TABLE trending_entities (
   PRIMARY KEY (day, position)
 ) WITHOUT ROWID;
 
--- Search: one row per (entity, key). key is the lower-cased name, symbol or slug.
--- Rows are inserted sorted by (key, entity_type, entity_id), so rowid order is key order
--- and a LIMIT over the FTS index stops early.
+-- Search: one row per (entity, key). key is the lower-cased name, symbol, slug or title.
+-- Rows are inserted sorted by (key, entity_type, entity_id), so rowid order is key order in every
+-- family, and a search merges the families' candidate streams by rowid.
 CREATE TABLE search_keys (
   rowid INTEGER PRIMARY KEY,
   key TEXT NOT NULL,
-  entity_type TEXT NOT NULL,       -- project | fund | person | token | stock
+  entity_type TEXT NOT NULL,       -- one of SEARCH_KEY_FAMILIES
   entity_id TEXT NOT NULL
 );
-CREATE INDEX search_keys_by_key ON search_keys (key, entity_type);
-CREATE VIRTUAL TABLE search_fts USING fts5 (key, content='search_keys', content_rowid='rowid', tokenize='trigram');
--- How many keys hold each trigram: a substring search reads only the doclist of its query's
--- rarest trigram and filters those keys with instr(), instead of intersecting the doclists of
--- every trigram of the query (common ones hold a large share of a million keys).
+-- Exact and prefix matches read one family's key range (then rowid order within a key).
+CREATE INDEX search_keys_by_family ON search_keys (entity_type, key);
+-- One contentless FTS5 trigram index per family (rowid = search_keys.rowid), so that a search
+-- restricted to some families never reads another family's candidates.
+${SEARCH_KEY_FAMILIES.map((family) => `CREATE VIRTUAL TABLE search_fts_${family} USING fts5 (key, content='', detail='none', tokenize='trigram');`).join("\n")}
+-- How many keys of each family hold each trigram: a substring search reads only the doclists of
+-- its query's rarest trigrams in that family and filters those keys with instr(). Keyed by trigram
+-- first, so that one lookup per trigram of the query gives every family's count.
 CREATE TABLE search_trigrams (
-  trigram TEXT PRIMARY KEY,
-  documents INTEGER NOT NULL
+  trigram TEXT NOT NULL,
+  entity_type TEXT NOT NULL,
+  documents INTEGER NOT NULL,
+  PRIMARY KEY (trigram, entity_type)
 ) WITHOUT ROWID;
 `;

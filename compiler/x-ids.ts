@@ -1,7 +1,7 @@
 // Opaque X account ids and handle search hashes (docs/architecture.md, "X accounts").
-// The id key is derived from the compile secret and never stored, so ids cannot be reversed by
-// hashing guessed handles; the search key is published in the manifest so that the server can
-// hash a search query the same way.
+// Both keys are derived from the compile secret and neither is stored in the snapshot (decision 24):
+// ids cannot be reversed and index entries cannot be confirmed by hashing guessed handles. The
+// server derives the same search key from the same secret (cei serve --x-secret-file).
 import { createHmac } from "node:crypto";
 
 const BASE32 = "abcdefghijklmnopqrstuvwxyz234567";
@@ -43,7 +43,7 @@ function idKeyFor(secret: string): Buffer {
   return cachedIdKey;
 }
 
-/** The search key (hex) that the manifest publishes as `x_handle_search_key`. */
+/** The key (hex) of x_handle_index's hashes: the compiler's and the server's, never stored. */
 export function handleSearchKey(secret: string): string {
   return hmac(secret, "cei/x-handle-search/v1").toString("hex");
 }

@@ -122,7 +122,7 @@ async function main(): Promise<void> {
     const admin = openMeterDatabase(meterFile, { now });
     const meter = Meter.open(meterFile, { now, synchronous: "NORMAL" });
     const snapshot = openSnapshot(snapshotFile);
-    const app = createApp({ snapshot, meter, now, releaseTrendingProjects: true, checkResponses: true });
+    const app = createApp({ snapshot, meter, now, releaseTrendingProjects: true, checkResponses: true, xSecret: X_SECRET });
     const newKey = (tier: Tier, credits: number, scopes?: Scope[]) => createKey(admin, { tier, credits, scopes }, clock.now).key;
 
     const ids = pickIds(snapshot);

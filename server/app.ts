@@ -2,7 +2,9 @@
 // 404, and any error that escapes rendered as the JSON envelope.
 import type Database from "better-sqlite3";
 import { H3, type H3Event } from "h3";
+import { handleSearchKey } from "../compiler/x-ids.ts";
 import { ApiError } from "./errors.ts";
+import type { OperationDeps } from "./operations/_operation.ts";
 import type { Meter } from "./meter/meter.ts";
 import { routes, type Route } from "./routes.ts";
 import { Pipeline, serveRoute, type ServedRoute } from "./_pipeline.ts";
@@ -25,12 +27,18 @@ export interface AppOptions {
    * the check costs measurable throughput (see docs/api.md, "Implementation notes").
    */
   checkResponses?: boolean;
+  /**
+   * The X secret the snapshot was compiled with: search derives its handle key from it (decision
+   * 24: the snapshot does not hold that key). Without it, search finds no X account by handle.
+   */
+  xSecret?: string;
 }
 
 export function createApp(options: AppOptions): H3 {
   const now = options.now ?? Date.now;
   const pipeline = new Pipeline({ meter: options.meter, now, checkResponses: options.checkResponses ?? false });
-  const deps = { snapshot: options.snapshot, now };
+  const deps: OperationDeps = { snapshot: options.snapshot, now };
+  if (options.xSecret !== undefined) deps.xHandleSearchKey = handleSearchKey(options.xSecret);
   const served: ServedRoute[] = [];
 
   const app = new H3({

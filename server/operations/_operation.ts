@@ -11,6 +11,8 @@ export interface OperationDeps {
   snapshot: Database.Database;
   /** ms since the epoch; the only clock an operation may read. */
   now: () => number;
+  /** Hex key of the snapshot's x_handle_index, derived from the compile secret; none: no handle search. */
+  xHandleSearchKey?: string;
 }
 
 /**

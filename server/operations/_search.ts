@@ -1,12 +1,24 @@
 // The search index shared by entity search (1) and people search (2): exact, then prefix, then
-// substring matches over search_keys, plus exact X handles through their keyed hash.
+// substring matches over search_keys, plus exact X handles through their keyed hash. Each family
+// has its own key range and FTS index, so a search reads only the named families' candidates, and
+// no search examines more than SEARCH_CANDIDATE_LIMIT of them (decision 21).
 import type Database from "better-sqlite3";
 import { z } from "zod";
+import { SEARCH_KEY_FAMILIES, type SearchKeyFamily } from "../../compiler/snapshot-schema.ts";
 import { handleSearchHash, normaliseHandle } from "../../compiler/x-ids.ts";
 
-export const searchFamilies = ["project", "fund", "person", "token", "stock", "x_account"] as const;
+/** The six families of the spec: searched and echoed when a request names no `types`. */
+export const defaultSearchFamilies = ["project", "fund", "person", "token", "stock", "x_account"] as const;
+/** Every family, in the order `types` is echoed; news and events only when named (decision 25). */
+export const searchFamilies = [...defaultSearchFamilies, "news", "event"] as const;
 export type SearchFamily = (typeof searchFamilies)[number];
 export interface SearchHit { type: SearchFamily; id: string }
+
+/**
+ * The most candidate keys (rows of search_keys, in key order over the named families) one search
+ * examines. A match beyond them is not returned: docs/api.md, "Search", states the consequence.
+ */
+export const SEARCH_CANDIDATE_LIMIT = 1_000;
 
 /** Trigram FTS cannot match fewer than 3 characters: 2-character queries get exact and prefix only. */
 const SUBSTRING_MIN_CHARS = 3;
@@ -26,86 +38,145 @@ export const searchText = z
   })
   .refine((text) => text.length < 2 || text.trim().length >= 2, { message: "must be 2-500 characters after trimming spaces", params: { code: "too_small" } });
 
-interface KeyRow { type: SearchFamily; id: string }
+/** One candidate key: `exact` on the key-range stream, `hit` (contains the query) on the substring one. */
+interface Candidate { rowid: number; type: SearchKeyFamily; id: string; exact?: number; hit?: number }
 
 export interface SearchIndex {
   /** Deterministic: match class, then key, then family, then id; each entity appears once. */
   search(text: string, families: ReadonlySet<SearchFamily>, limit: number): SearchHit[];
 }
 
-export function createSearchIndex(snapshot: Database.Database): SearchIndex {
-  const typesParam = (families: ReadonlySet<SearchFamily>) => JSON.stringify([...families]);
-  const exact = snapshot.prepare<[{ key: string; types: string }], KeyRow>(`
-    SELECT entity_type AS type, entity_id AS id FROM search_keys
-    WHERE key = @key AND entity_type IN (SELECT value FROM json_each(@types))
-    ORDER BY entity_type, entity_id`);
-  const prefix = snapshot.prepare<[{ key: string; upper: string; types: string }], KeyRow>(`
-    SELECT entity_type AS type, entity_id AS id FROM search_keys
-    WHERE key > @key AND key < @upper AND entity_type IN (SELECT value FROM json_each(@types))
-    ORDER BY key, entity_type, entity_id`);
-  // Keys holding the query's two rarest trigrams (FTS5 intersects their doclists), in rowid (= key)
-  // order, kept if they contain the whole query: the same rows, in the same order, as an FTS phrase
-  // query for the whole query, without reading the (large) doclists of its common trigrams.
-  const substring = snapshot.prepare<[{ match: string; query: string; types: string }], KeyRow>(`
-    SELECT k.entity_type AS type, k.entity_id AS id
-    FROM search_fts JOIN search_keys k ON k.rowid = search_fts.rowid
-    WHERE search_fts MATCH @match AND instr(k.key, @query) > 0
-      AND k.entity_type IN (SELECT value FROM json_each(@types))
-    ORDER BY search_fts.rowid`);
-  const trigramDocuments = snapshot.prepare<[string], number>("SELECT documents FROM search_trigrams WHERE trigram = ?").pluck();
+/**
+ * `handleSearchKey` is the hex key of x_handle_index, derived from the compile secret (see
+ * compiler/x-ids.ts); without it no X account is found by handle.
+ */
+export function createSearchIndex(
+  snapshot: Database.Database,
+  handleSearchKey: string | undefined,
+  candidateLimit = SEARCH_CANDIDATE_LIMIT,
+): SearchIndex {
+  const byFamily = <T>(make: (family: SearchKeyFamily) => T) =>
+    Object.fromEntries(SEARCH_KEY_FAMILIES.map((family) => [family, make(family)])) as Record<SearchKeyFamily, T>;
+  // Exact keys, then longer keys starting with the query, of one family in key (= rowid) order.
+  const keyRange = byFamily((family) => snapshot.prepare<[{ key: string; upper: string }], Candidate>(`
+    SELECT rowid, entity_type AS type, entity_id AS id, key = @key AS exact FROM search_keys
+    WHERE entity_type = '${family}' AND key >= @key AND key < @upper
+    ORDER BY key, rowid`));
+  // Keys of one family holding the query's two rarest trigrams in that family (FTS5 intersects their
+  // doclists), in rowid order, marked if they contain the whole query: the same rows, in the same
+  // order, as a phrase query for the whole text, without reading the doclists of common trigrams.
+  const substring = byFamily((family) => snapshot.prepare<[{ match: string; query: string }], Candidate>(`
+    SELECT k.rowid AS rowid, k.entity_type AS type, k.entity_id AS id, instr(k.key, @query) > 0 AS hit
+    FROM search_fts_${family} f JOIN search_keys k ON k.rowid = f.rowid
+    WHERE search_fts_${family} MATCH @match
+    ORDER BY f.rowid`));
+  const trigramDocuments = snapshot.prepare<[string], { type: SearchKeyFamily; documents: number }>(
+    "SELECT entity_type AS type, documents FROM search_trigrams WHERE trigram = ?",
+  );
   const handleIndex = snapshot.prepare<[string], string>("SELECT x_account_id FROM x_handle_index WHERE handle_hash = ?").pluck();
-  const searchKeyJson = snapshot.prepare<[], string>("SELECT value FROM manifest WHERE key = 'x_handle_search_key'").pluck().get();
-  const handleSearchKey = searchKeyJson === undefined ? undefined : ((JSON.parse(searchKeyJson) as string | null) ?? undefined);
 
   return {
     search(text, families, limit) {
       const key = text.trim().toLowerCase();
-      const types = typesParam(families);
+      const keyed = SEARCH_KEY_FAMILIES.filter((family) => families.has(family));
       const hits: SearchHit[] = [];
       const seen = new Set<string>();
-      const add = (row: KeyRow): boolean => {
-        const id = `${row.type}\u0000${row.id}`;
+      const add = (hit: SearchHit): boolean => {
+        const id = `${hit.type}\u0000${hit.id}`;
         if (!seen.has(id)) {
           seen.add(id);
-          hits.push({ type: row.type, id: row.id });
+          hits.push({ type: hit.type, id: hit.id });
         }
         return hits.length >= limit;
       };
-      for (const row of exact.iterate({ key, types })) if (add(row)) return hits;
-      if (families.has("x_account") && handleSearchKey !== undefined && HANDLE.test(key)) {
-        const id = handleIndex.get(handleSearchHash(handleSearchKey, normaliseHandle(key)));
-        if (id !== undefined && add({ type: "x_account", id })) return hits;
-      }
+      let handleDone = !(families.has("x_account") && handleSearchKey !== undefined && HANDLE.test(key));
+      /** An exact handle ranks after exact keys and before prefixes. */
+      const addHandle = (): boolean => {
+        handleDone = true;
+        const id = handleIndex.get(handleSearchHash(handleSearchKey!, normaliseHandle(key)));
+        return id !== undefined && add({ type: "x_account", id });
+      };
+      let examined = 0;
       // U+10FFFF sorts after every continuation of `key` in SQLite's binary (UTF-8) order.
-      for (const row of prefix.iterate({ key, upper: key + "\u{10FFFF}", types })) if (add(row)) return hits;
-      const trigrams = _rarestTrigrams(key, (t) => trigramDocuments.get(t) ?? 0);
-      if (trigrams !== undefined) {
+      const range = { key, upper: key + "\u{10FFFF}" };
+      for (const row of _byRowid(keyed.map((family) => keyRange[family].iterate(range)))) {
+        if (++examined > candidateLimit) return hits;
+        if (!row.exact && !handleDone && addHandle()) return hits;
+        if (add(row)) return hits;
+      }
+      if (!handleDone && addHandle()) return hits;
+      if ([...key].length < SUBSTRING_MIN_CHARS) return hits;
+      const documents = _trigramDocuments(key, (trigram) => trigramDocuments.all(trigram));
+      const streams = keyed.flatMap((family) => {
+        const trigrams = _rarestTrigrams(documents, family);
+        if (trigrams === undefined) return [];
         const match = trigrams.map((t) => `"${t.replaceAll('"', '""')}"`).join(" AND ");
-        for (const row of substring.iterate({ match, query: key, types })) if (add(row)) return hits;
+        return [substring[family].iterate({ match, query: key })];
+      });
+      for (const row of _byRowid(streams)) {
+        if (++examined > candidateLimit) return hits;
+        if (row.hit && add(row)) return hits;
       }
       return hits;
     },
   };
 }
 
+/**
+ * The rows of several rowid-ordered streams, in rowid order (each family's stream holds its own
+ * rows; rowid order is key order over all of them). Closing the merge closes every stream.
+ */
+function* _byRowid(streams: Array<IterableIterator<Candidate>>): Generator<Candidate> {
+  const heads = streams.map((stream) => stream.next());
+  try {
+    for (;;) {
+      let next = -1;
+      for (let i = 0; i < heads.length; i++) {
+        const head = heads[i]!;
+        if (!head.done && (next < 0 || head.value.rowid < (heads[next]!.value as Candidate).rowid)) next = i;
+      }
+      if (next < 0) return;
+      yield heads[next]!.value as Candidate;
+      heads[next] = streams[next]!.next();
+    }
+  } finally {
+    for (const stream of streams) stream.return?.();
+  }
+}
+
 /** How many of the query's rarest trigrams FTS5 intersects before the keys are read. */
 const TRIGRAMS_INTERSECTED = 2;
 
-/**
- * The distinct trigrams of `key` held by the fewest keys (at most TRIGRAMS_INTERSECTED, rarest
- * first), or undefined when `key` is too short for trigrams or one of its trigrams occurs nowhere
- * (then no key contains `key`).
- */
-function _rarestTrigrams(key: string, documents: (trigram: string) => number): string[] | undefined {
+/** For each distinct trigram of `key`, how many keys of each family hold it. */
+function _trigramDocuments(
+  key: string,
+  lookup: (trigram: string) => Array<{ type: SearchKeyFamily; documents: number }>,
+): Map<string, Map<SearchKeyFamily, number>> {
   const chars = [...key];
-  const counts = new Map<string, number>();
+  const documents = new Map<string, Map<SearchKeyFamily, number>>();
   for (let i = 0; i + SUBSTRING_MIN_CHARS <= chars.length; i++) {
     const trigram = chars.slice(i, i + SUBSTRING_MIN_CHARS).join("");
-    if (counts.has(trigram)) continue;
-    const count = documents(trigram);
-    if (count === 0) return undefined;
-    counts.set(trigram, count);
+    if (documents.has(trigram)) continue;
+    const rows = lookup(trigram);
+    // A trigram in no key at all: no key contains the query, whatever the other trigrams.
+    if (rows.length === 0) return new Map([[trigram, new Map()]]);
+    documents.set(trigram, new Map(rows.map((row) => [row.type, row.documents])));
   }
-  if (counts.size === 0) return undefined;
-  return [...counts].sort((a, b) => a[1] - b[1]).slice(0, TRIGRAMS_INTERSECTED).map(([trigram]) => trigram);
+  return documents;
+}
+
+/**
+ * The query's distinct trigrams held by the fewest keys of `family` (at most TRIGRAMS_INTERSECTED,
+ * rarest first), or undefined when the query is too short for trigrams or one of its trigrams
+ * occurs in no key of the family (then none of its keys contains the query).
+ */
+function _rarestTrigrams(documents: Map<string, Map<SearchKeyFamily, number>>, family: SearchKeyFamily): string[] | undefined {
+  if (documents.size === 0) return undefined;
+  const counts: Array<[string, number]> = [];
+  for (const [trigram, byFamily] of documents) {
+    const count = byFamily.get(family);
+    if (count === undefined) return undefined;
+    counts.push([trigram, count]);
+  }
+  return counts.sort((a, b) => a[1] - b[1]).slice(0, TRIGRAMS_INTERSECTED).map(([trigram]) => trigram);
 }

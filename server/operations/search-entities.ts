@@ -1,34 +1,62 @@
-// 1. POST /v1/search: entities by name, symbol, slug or exact X handle, as identity objects.
+// 1. POST /v1/search: entities by name, symbol, slug, title or exact X handle, as identity objects.
 import { z } from "zod";
 import {
-  fundIdentity, limitBody, personIdentity, projectIdentity, stockIdentity, tokenIdentity,
+  dateTime, date, fundIdentity, limitBody, personIdentity, projectIdentity, stockIdentity, tokenIdentity,
 } from "./_schemas.ts";
-import { createSearchIndex, searchFamilies, searchText, type SearchFamily } from "./_search.ts";
+import {
+  createSearchIndex, defaultSearchFamilies, searchFamilies, searchText, type SearchFamily,
+} from "./_search.ts";
 import { defineOperation } from "./_operation.ts";
 
 export const SEARCH_DEFAULT_LIMIT = 10;
+/** Decision 21: `types` holds at most this many values. */
+export const SEARCH_MAX_TYPES = 6;
+
+/**
+ * 1 to 6 known families, each named once. A longer array is one problem at `types` (its items are
+ * not inspected, so a huge array costs one detail); otherwise each unknown or repeated item is a
+ * problem at `types[i]`.
+ */
+const searchTypes = z
+  .array(z.unknown(), '"types" must be an array of entity families.')
+  .min(1, '"types" must name at least one entity family.')
+  .max(SEARCH_MAX_TYPES, `"types" may name at most ${SEARCH_MAX_TYPES} entity families.`)
+  .superRefine((types, ctx) => {
+    if (types.length > SEARCH_MAX_TYPES) return;
+    const named = new Set<unknown>();
+    types.forEach((type, i) => {
+      if (!(searchFamilies as readonly unknown[]).includes(type)) {
+        ctx.addIssue({
+          code: "custom", path: [i], params: { code: "invalid_value" },
+          message: `"types[${i}]" must be one of: ${searchFamilies.join(", ")}.`,
+        });
+      } else if (named.has(type)) {
+        ctx.addIssue({
+          code: "custom", path: [i], params: { code: "duplicate_value" },
+          message: `"types[${i}]" repeats "${String(type)}"; name each entity family once.`,
+        });
+      }
+      named.add(type);
+    });
+  })
+  .transform((types) => types as SearchFamily[]);
 
 export const searchEntitiesRequest = z.strictObject({
   params: z.strictObject({}),
   query: z.strictObject({}),
   body: z.strictObject({
     q: searchText,
-    types: z
-      .array(z.enum(searchFamilies, `must be one of: ${searchFamilies.join(", ")}`))
-      .min(1, "must name at least one entity family")
-      .refine((types) => new Set(types).size === types.length, {
-        message: "must not repeat a family",
-        params: { code: "duplicate_value" },
-      })
-      .optional(),
+    types: searchTypes.optional(),
     limit: limitBody(20),
   }, "must be a JSON object"),
 });
 
 /** Search shows x_account entries as {type, id} only (spec); links are for the X account endpoint. */
 const xAccountHit = z.strictObject({ type: z.literal("x_account"), id: z.string() });
+const newsHit = z.strictObject({ type: z.literal("news"), id: z.string(), title: z.string(), published_at: dateTime });
+const eventHit = z.strictObject({ type: z.literal("event"), id: z.string(), slug: z.string(), name: z.string(), start_date: date });
 const searchResult = z.discriminatedUnion("type", [
-  projectIdentity, fundIdentity, personIdentity, tokenIdentity, stockIdentity, xAccountHit,
+  projectIdentity, fundIdentity, personIdentity, tokenIdentity, stockIdentity, xAccountHit, newsHit, eventHit,
 ]);
 
 export const searchEntitiesResponse = z.strictObject({
@@ -43,8 +71,8 @@ export const searchEntities = defineOperation({
   id: "search_entities",
   request: searchEntitiesRequest,
   response: searchEntitiesResponse,
-  prepare({ snapshot }) {
-    const index = createSearchIndex(snapshot);
+  prepare({ snapshot, xHandleSearchKey }) {
+    const index = createSearchIndex(snapshot, xHandleSearchKey);
     const identity: Record<SearchFamily, (id: string) => SearchResult | undefined> = {
       project: _identity(snapshot.prepare("SELECT 'project' AS type, id, slug, name FROM projects WHERE id = ?")),
       fund: _identity(snapshot.prepare("SELECT 'fund' AS type, id, slug, name, fund_type FROM funds WHERE id = ?")),
@@ -52,10 +80,13 @@ export const searchEntities = defineOperation({
       token: _identity(snapshot.prepare("SELECT 'token' AS type, id, symbol, name FROM tokens WHERE id = ?")),
       stock: _identity(snapshot.prepare("SELECT 'stock' AS type, id, slug, name, ticker FROM stocks WHERE id = ?")),
       x_account: (id) => ({ type: "x_account", id }),
+      // The stories get_news serves and the events get_event serves: the snapshot holds no others.
+      news: _identity(snapshot.prepare("SELECT 'news' AS type, id, title, published_at FROM news WHERE id = ?")),
+      event: _identity(snapshot.prepare("SELECT 'event' AS type, id, slug, name, start_date FROM events WHERE id = ?")),
     };
-    const allFamilies = new Set(searchFamilies);
+    const unnamed = new Set<SearchFamily>(defaultSearchFamilies);
     return ({ body }): SearchEntitiesResponse => {
-      const families = body.types === undefined ? allFamilies : new Set(body.types);
+      const families = body.types === undefined ? unnamed : new Set(body.types);
       const limit = body.limit ?? SEARCH_DEFAULT_LIMIT;
       const results: SearchResult[] = [];
       for (const hit of index.search(body.q, families, limit)) {

@@ -26,7 +26,7 @@ export const searchPeople = defineOperation({
   request: searchPeopleRequest,
   response: searchPeopleResponse,
   prepare({ snapshot }) {
-    const index = createSearchIndex(snapshot);
+    const index = createSearchIndex(snapshot, undefined);
     const people = new Set(["person"] as const);
     const candidateById = snapshot.prepare<[string], PersonIdentity>(
       "SELECT 'person' AS type, id, slug, full_name FROM people WHERE id = ? AND is_search_candidate = 1",

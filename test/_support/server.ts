@@ -11,7 +11,7 @@ import { createKey, disableKey, enableKey, revokeKey } from "../../server/meter/
 import { Meter } from "../../server/meter/meter.ts";
 import type { Scope, Tier } from "../../server/policy.ts";
 import { openSnapshot } from "../../server/snapshot.ts";
-import { compileFixture, FIXTURE_COMPILED_AT } from "./fixtures.ts";
+import { compileFixture, FIXTURE_COMPILED_AT, FIXTURE_X_SECRET } from "./fixtures.ts";
 import { testTempDir } from "./temp.ts";
 
 export const FIXTURE_NOW = FIXTURE_COMPILED_AT.getTime();
@@ -56,7 +56,8 @@ export function fixtureSnapshot(): Promise<string> {
   return compiled;
 }
 
-export async function createTestService(options: { releaseTrendingProjects?: boolean } = {}): Promise<TestService> {
+/** `xSecret: null` serves without the compile secret (no handle search). */
+export async function createTestService(options: { releaseTrendingProjects?: boolean; xSecret?: string | null } = {}): Promise<TestService> {
   const snapshotFile = await fixtureSnapshot();
   const meterFile = join(testTempDir("cei-meter-"), "meter.db");
   const clock = { now: FIXTURE_NOW };
@@ -64,7 +65,8 @@ export async function createTestService(options: { releaseTrendingProjects?: boo
   const admin = openMeterDatabase(meterFile, { now });
   const meter = Meter.open(meterFile, { now, synchronous: "NORMAL" });
   const snapshot = openSnapshot(snapshotFile);
-  const app = createApp({ snapshot, meter, now, releaseTrendingProjects: options.releaseTrendingProjects, checkResponses: true });
+  const xSecret = options.xSecret === null ? {} : { xSecret: options.xSecret ?? FIXTURE_X_SECRET };
+  const app = createApp({ snapshot, meter, now, releaseTrendingProjects: options.releaseTrendingProjects, checkResponses: true, ...xSecret });
   let defaultKey: string | undefined;
 
   const service: TestService = {

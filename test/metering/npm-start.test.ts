@@ -5,7 +5,7 @@
 // the unreleased trending projects answers 404. The sample is fresh on any date, so nothing here
 // depends on the day the test runs.
 import Database from "better-sqlite3";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -101,7 +101,18 @@ it("every released operation answers 200 with real data for the printed key; tre
     xAccount: one("SELECT id FROM x_accounts ORDER BY id LIMIT 1"),
     event: one("SELECT slug FROM events ORDER BY id LIMIT 1"),
   };
+  const xAccountIds = new Set(db.prepare("SELECT id FROM x_accounts").pluck().all());
   db.close();
+  // The server holds the compile secret: exact handles of the sample find their accounts.
+  const handles = readFileSync(join(home, "sample", "x_accounts.jsonl"), "utf8").split("\n").filter((line) => line !== "")
+    .slice(0, 10).map((line) => (JSON.parse(line) as { handle: string }).handle);
+  const found: unknown[] = [];
+  for (const handle of handles) {
+    const res = await request(server.url, "POST", "/v1/search", { key, body: { q: handle, types: ["x_account"] } });
+    found.push(...res.body.data.results.map((r: { id: string }) => r.id));
+  }
+  expect(found.length).toBeGreaterThan(0);
+  for (const id of found) expect(xAccountIds.has(id)).toBe(true);
 
   const get = (path: string) => () => request(server.url, "GET", path, { key });
   // eslint-disable-next-line @typescript-eslint/no-explicit-any

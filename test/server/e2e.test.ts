@@ -1,15 +1,18 @@
 // End to end through a real HTTP server on an ephemeral port, and `cei serve` itself.
 import { spawn } from "node:child_process";
-import { copyFileSync } from "node:fs";
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
-import { join } from "node:path";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import Database from "better-sqlite3";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { SNAPSHOT_FORMAT_VERSION } from "../../compiler/snapshot-schema.ts";
+import { xAccountId } from "../../compiler/x-ids.ts";
 import type { RunningServer } from "../../server/listen.ts";
 import { openMeterDatabase } from "../../server/meter/_database.ts";
 import { createKey } from "../../server/meter/keys.ts";
 import { openSnapshot } from "../../server/snapshot.ts";
+import { FIXTURE_X_SECRET } from "../_support/fixtures.ts";
 import { createTestService, fixtureSnapshot, REQUEST_ID, startTestServer, type TestService } from "../_support/server.ts";
 import { okMeta } from "./_expect.ts";
 import { testTempDir } from "../_support/temp.ts";
@@ -100,6 +103,14 @@ describe("openSnapshot", () => {
       `format version ${SNAPSHOT_FORMAT_VERSION + 1}, but this server reads version ${SNAPSHOT_FORMAT_VERSION}`,
     );
   });
+  it("refuses a snapshot of the previous format (which stored the handle-search key), saying to recompile", async () => {
+    const file = join(mkdtempSync(join(tmpdir(), "cei-format-")), "snapshot.db");
+    copyFileSync(await fixtureSnapshot(), file);
+    const db = new Database(file);
+    db.prepare("UPDATE manifest SET value = ? WHERE key = 'format_version'").run(String(SNAPSHOT_FORMAT_VERSION - 1));
+    db.close();
+    expect(() => openSnapshot(file)).toThrow(/format version 2, but this server reads version 3; recompile it/);
+  });
   it("refuses a missing file and a file that is not a snapshot", () => {
     const dir = testTempDir("cei-nosnap-");
     expect(() => openSnapshot(join(dir, "missing.db"))).toThrow();
@@ -143,5 +154,69 @@ describe("cei serve", () => {
     } finally {
       child.kill("SIGTERM");
     }
+  }, 30_000);
+});
+
+describe("cei serve and the X secret", () => {
+  /** Starts `cei serve` on the given snapshot; resolves with its URL and stderr, or its exit. */
+  async function serve(snapshot: string, args: string[], env: Record<string, string> = {}) {
+    const dir = mkdtempSync(join(tmpdir(), "cei-serve-x-"));
+    const meterFile = join(dir, "meter.db");
+    const admin = openMeterDatabase(meterFile);
+    const { key } = createKey(admin, { tier: "pro", credits: 10 }, Date.now());
+    admin.close();
+    const childEnv: Record<string, string | undefined> = { ...process.env, ...env };
+    if (!("CEI_X_SECRET" in env)) delete childEnv.CEI_X_SECRET;
+    const child = spawn(process.execPath, ["bin/cei.js", "serve", "--snapshot", snapshot, "--meter", meterFile, "--port", "0", ...args], {
+      env: childEnv, stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    const started = await new Promise<{ url?: string; code?: number | null }>((resolve) => {
+      let out = "";
+      child.stdout.on("data", (chunk: Buffer) => {
+        out += chunk.toString();
+        const match = /on (http:\/\/\S+)/.exec(out);
+        if (match) resolve({ url: match[1]! });
+      });
+      child.once("exit", (code) => resolve({ code }));
+    });
+    onTestFinished(() => {
+      child.kill("SIGTERM");
+      rmSync(dir, { recursive: true, force: true });
+    });
+    const searchHandle = async () => {
+      const res = await fetch(`${started.url}/v1/search`, {
+        method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: JSON.stringify({ q: "@AuroraSwapHQ" }),
+      });
+      return ((await res.json()) as { data: { results: unknown[] } }).data.results;
+    };
+    return { ...started, stderr: () => stderr, searchHandle };
+  }
+
+  it("finds X accounts by handle with the compiler's secret from --x-secret-file", async () => {
+    const secretFile = join(mkdtempSync(join(tmpdir(), "cei-secret-")), "x-secret");
+    writeFileSync(secretFile, FIXTURE_X_SECRET + "\n", { mode: 0o600 });
+    onTestFinished(() => rmSync(dirname(secretFile), { recursive: true, force: true }));
+    const server = await serve(await fixtureSnapshot(), ["--x-secret-file", secretFile]);
+    expect(await server.searchHandle()).toEqual([{ type: "x_account", id: xAccountId(FIXTURE_X_SECRET, "AuroraSwapHQ") }]);
+  }, 30_000);
+
+  it("without a secret, warns at start-up and finds no X account by handle", async () => {
+    const server = await serve(await fixtureSnapshot(), []);
+    expect(server.stderr()).toContain("no X secret");
+    expect(await server.searchHandle()).toEqual([]);
+  }, 30_000);
+
+  it("refuses a snapshot of the previous format, saying to recompile", async () => {
+    const file = join(mkdtempSync(join(tmpdir(), "cei-format-")), "snapshot.db");
+    onTestFinished(() => rmSync(dirname(file), { recursive: true, force: true }));
+    copyFileSync(await fixtureSnapshot(), file);
+    const db = new Database(file);
+    db.prepare("UPDATE manifest SET value = ? WHERE key = 'format_version'").run(String(SNAPSHOT_FORMAT_VERSION - 1));
+    db.close();
+    const server = await serve(file, []);
+    expect(server.code).toBe(1);
+    expect(server.stderr()).toMatch(/format version 2, but this server reads version 3; recompile it/);
   }, 30_000);
 });

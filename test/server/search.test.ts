@@ -57,6 +57,40 @@ describe("search_entities", () => {
     expect(await results({ q: "alice_onchain", types: ["x_account"] })).toEqual([{ type: "x_account", id: "xa_nhwftcegb4w5ixpknf4qigfd5r" }]);
     expect(await results({ q: "hidden_acct" })).toEqual([]);
   });
+  it("finds news stories and events only when they are named", async () => {
+    const story = { type: "news", id: "story:11111111-1111-4111-8111-111111111111", title: "Aurora Swap raises a series A", published_at: "2026-02-28T15:30:00.000Z" };
+    expect(await results({ q: "aurora", types: ["news"] })).toEqual([story]);
+    expect(await results({ q: "raises a series", types: ["news"] })).toEqual([story]);
+    const res = await search({ q: "aurora", types: ["event", "news", "project"] });
+    expect(res.body.data).toEqual({ types: ["project", "news", "event"], limit: 10, results: [auroraProject, story] });
+    expect(await results({ q: "summit", types: ["event"] })).toEqual([
+      { type: "event", id: "evt_mile_high", slug: "mile-high-summit", name: "Mile High Summit", start_date: "2026-03-10" },
+    ]);
+    expect(await results({ q: "berlin-node-day", types: ["event", "news"] })).toEqual([
+      { type: "event", id: "evt_berlin", slug: "berlin-node-day", name: "Berlin Node Day", start_date: "2026-03-01" },
+    ]);
+    // Not named, not searched: the spec's six families only.
+    expect(await results({ q: "mile high summit" })).toEqual([]);
+    expect(await results({ q: "bitcoin steadies" })).toEqual([]);
+  });
+  it("finds only the stories and events that get_news and get_event serve", async () => {
+    for (const q of ["leakmarker", "uncurated", "hidden", "tbd-summit", "hidden-summit"]) {
+      expect(await results({ q, types: ["news", "event"] }), q).toEqual([]);
+    }
+    const key = service.newKey().key;
+    let served = 0;
+    for (const q of ["an", "summit", "week", "bitcoin", "series"]) {
+      for (const hit of await results({ q, types: ["news", "event"], limit: 20 })) {
+        const path = hit.type === "news" ? `/v1/news/${hit.id}` : `/v1/events/${hit.slug}`;
+        expect((await service.call("GET", path, { key })).status, path).toBe(200);
+        served += 1;
+      }
+    }
+    expect(served).toBeGreaterThan(3);
+  });
+  it.each(["**", "%%", ".*"])("still refuses the bulk-listing query %j for news and events", async (q) => {
+    expect((await search({ q, types: ["news", "event"] })).body).toEqual(invalid([{ path: "q", code: "bulk_listing" }]));
+  });
   it("excludes hidden, deleted and ineligible records", async () => {
     for (const q of ["hidden", "deleted-project", "gone-corp", "dave"]) expect(await results({ q })).toEqual([]);
   });
@@ -83,10 +117,28 @@ describe("search_entities: invalid requests", () => {
     expect((await search({ q: "aurora", limit: "5" })).body.error.details[0].path).toBe("limit");
     expect((await search({ q: "aurora", limit: 1.5 })).body.error.details[0].path).toBe("limit");
   });
-  it("types must be known, non-empty and without repeats", async () => {
+  it("types must be known, non-empty and without repeats, each problem naming its item", async () => {
     expect((await search({ q: "aurora", types: [] })).body).toEqual(invalid([{ path: "types", code: "too_small" }]));
     expect((await search({ q: "aurora", types: ["nft"] })).body).toEqual(invalid([{ path: "types[0]", code: "invalid_value" }]));
-    expect((await search({ q: "aurora", types: ["token", "token"] })).body).toEqual(invalid([{ path: "types", code: "duplicate_value" }]));
+    expect((await search({ q: "aurora", types: ["token", "token"] })).body).toEqual(invalid([{ path: "types[1]", code: "duplicate_value" }]));
+    expect((await search({ q: "aurora", types: ["nft", "token", "token", 3, "news", "news"] })).body).toEqual(invalid([
+      { path: "types[0]", code: "invalid_value" },
+      { path: "types[2]", code: "duplicate_value" },
+      { path: "types[3]", code: "invalid_value" },
+      { path: "types[5]", code: "duplicate_value" },
+    ]));
+    expect((await search({ q: "aurora", types: "token" })).body).toEqual(invalid([{ path: "types", code: "invalid_type" }]));
+    const messages = (await search({ q: "aurora", types: ["nft", "token", "token"] })).body.error.details.map((d: { message: string }) => d.message);
+    expect(messages).toEqual([expect.stringContaining("types[0]"), expect.stringContaining("types[2]")]);
+  });
+  it("types holds at most 6 values: a longer array is one problem, whatever its items", async () => {
+    const six = ["project", "fund", "person", "token", "stock", "news"];
+    expect((await search({ q: "aurora", types: six })).status).toBe(200);
+    expect((await search({ q: "aurora", types: [...six, "event"] })).body).toEqual(invalid([{ path: "types", code: "too_big" }]));
+    const flood = await search({ q: "ab", types: Array.from({ length: 5_000 }, () => 0) });
+    expect(flood.body).toEqual(invalid([{ path: "types", code: "too_big" }]));
+    expect(flood.body.error.details[0].message).toContain("types");
+    expect(flood.text.length).toBeLessThan(1_000);
   });
   it("lists every problem, including unknown body fields and query parameters", async () => {
     const res = await service.call("POST", "/v1/search?debug=1", { key: service.newKey().key, body: { q: "*", limit: 0, extra: true } });
@@ -119,5 +171,23 @@ describe("search_entities: invalid requests", () => {
     const res = await service.call("GET", "/v1/search", { key: service.newKey().key });
     expect(res.status).toBe(404);
     expect(res.body.error.code).toBe("NOT_FOUND");
+  });
+});
+
+describe("search_entities without the compile secret", () => {
+  it("finds no X account by handle, and everything else as before", async () => {
+    const blind = await createTestService({ xSecret: null });
+    const wrong = await createTestService({ xSecret: "another-secret-than-the-compilers-one" });
+    try {
+      for (const other of [blind, wrong]) {
+        const call = (body: unknown) => other.call("POST", "/v1/search", { key: other.newKey().key, body });
+        expect((await call({ q: "@AuroraSwapHQ" })).body.data.results).toEqual([]);
+        expect((await call({ q: "alice_onchain", types: ["x_account"] })).body.data.results).toEqual([]);
+        expect((await call({ q: "Aurora" })).body.data.results).toEqual([auroraToken, auroraProject]);
+      }
+    } finally {
+      blind.close();
+      wrong.close();
+    }
   });
 });
