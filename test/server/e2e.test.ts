@@ -104,7 +104,7 @@ describe("openSnapshot", () => {
     );
   });
   it("refuses a snapshot of the previous format (which stored the handle-search key), saying to recompile", async () => {
-    const file = join(mkdtempSync(join(tmpdir(), "cei-format-")), "snapshot.db");
+    const file = join(testTempDir("cei-format-"), "snapshot.db");
     copyFileSync(await fixtureSnapshot(), file);
     const db = new Database(file);
     db.prepare("UPDATE manifest SET value = ? WHERE key = 'format_version'").run(String(SNAPSHOT_FORMAT_VERSION - 1));
