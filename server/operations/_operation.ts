@@ -4,7 +4,7 @@ import type Database from "better-sqlite3";
 import type { z } from "zod";
 import { ApiError, type ErrorDetail } from "../errors.ts";
 import type { OperationId } from "../policy.ts";
-import { issuesToDetails, type RawRequest } from "../_request.ts";
+import { issuesToDetails, requestIssuePredicate, type RawRequest } from "../_request.ts";
 
 export interface OperationDeps {
   snapshot: Database.Database;
@@ -51,7 +51,7 @@ export function defineOperation<Req extends z.ZodType, Res extends z.ZodType>(
       const run = definition.prepare(deps);
       const request = definition.request;
       return (raw, problems) => {
-        const parsed = request.safeParse(raw);
+        const parsed = request.safeParse(raw, { error: requestIssuePredicate });
         if (!parsed.success) issuesToDetails(parsed.error.issues, problems);
         if (problems.length > 0) return { outcome: "invalid", error: new ApiError("INVALID_REQUEST", undefined, problems) };
         const result = run(parsed.data as z.output<Req>);
@@ -64,7 +64,7 @@ export function defineOperation<Req extends z.ZodType, Res extends z.ZodType>(
   };
 }
 
-/** A problem found by an operation's own checks (after the schema), as a 422. */
+/** A problem found by an operation's own checks (after the schema), as a 422; `message` is a whole sentence. */
 export function invalidParameter(path: string, message: string, code: string): ApiError {
   return new ApiError("INVALID_REQUEST", undefined, [{ path, message, code }]);
 }
