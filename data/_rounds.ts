@@ -4,7 +4,7 @@ import { fundIdentity, personIdentity } from "./_identity.ts";
 import { DAY, nextVisible, type Plan } from "./_plan.ts";
 import { rngFor } from "./_prng.ts";
 
-const ROUND_TYPES = ["pre-seed", "seed", "series-a", "series-b", "series-c", "strategic", "private"] as const;
+const ROUND_TYPES = ["pre_seed", "seed", "series_a", "series_b", "series_c", "strategic", "private"] as const;
 
 export interface Round {
   id: string;

@@ -104,22 +104,78 @@ function _formatPath(path: readonly PropertyKey[]): string {
   return out === "" ? String(path[0] ?? "request") : out;
 }
 
+const containerSubjects: Record<string, { item: string; whole: string }> = {
+  params: { item: "Path parameter", whole: "The path" },
+  query: { item: "Query parameter", whole: "The query string" },
+  body: { item: "Body field", whole: "The body" },
+};
+
+/** Whom a sentence is about: `Query parameter "limit"`, `Body field "types[1]"`, `The body`. */
+function _subject(path: readonly PropertyKey[]): string {
+  const container = containerSubjects[String(path[0])] ?? containerSubjects.query!;
+  return path.length <= 1 ? container.whole : `${container.item} "${_formatPath(path)}"`;
+}
+
+const typeNames: Record<string, string> = {
+  int: "an integer", number: "a number", string: "a string", boolean: "a boolean", array: "an array", object: "a JSON object",
+};
+
+function _bound(issue: { origin?: string; inclusive?: boolean }, limit: number | bigint, least: boolean): string {
+  const n = Number(limit);
+  if (issue.origin === "string") return `must be ${least ? "at least" : "at most"} ${n} characters long`;
+  if (issue.origin === "array") return `must hold ${least ? "at least" : "at most"} ${n} ${n === 1 ? "item" : "items"}`;
+  if (issue.inclusive === false) return `must be ${least ? "greater" : "less"} than ${n}`;
+  return `must be ${least ? "at least" : "at most"} ${n}`;
+}
+
+/**
+ * zod's own wording ("Invalid input: expected string, received undefined") never reaches a
+ * caller: every issue whose schema gives no message of ours gets a predicate from its kind, which
+ * `issuesToDetails` completes with the parameter's name. Pass it as the `error` option of the
+ * request schema's `safeParse`.
+ */
+export function requestIssuePredicate(issue: z.core.$ZodRawIssue): string {
+  switch (issue.code) {
+    case "invalid_type":
+      return issue.input === undefined ? "is required" : `must be ${typeNames[issue.expected] ?? `of type ${issue.expected}`}`;
+    case "too_small":
+      return _bound(issue, issue.minimum, true);
+    case "too_big":
+      return _bound(issue, issue.maximum, false);
+    case "invalid_value":
+      return issue.values.length === 1
+        ? `must be ${JSON.stringify(issue.values[0])}`
+        : `must be one of: ${issue.values.map(String).join(", ")}`;
+    case "invalid_format":
+      return issue.format === "regex" ? "is not in the expected format" : `must be a valid ${issue.format}`;
+    case "unrecognized_keys":
+      return "is not allowed";
+    default:
+      return "is not valid";
+  }
+}
+
 const unknownKeyCode: Record<string, string> = { query: "unknown_parameter", body: "unknown_field", params: "unknown_parameter" };
 
+/**
+ * Every `details[].message` is one of our sentences naming the parameter or body field. A message
+ * that is already a sentence (ends with a full stop) is kept; any other is a predicate ("must be an
+ * integer from 1 to 20", from a schema or from `requestIssuePredicate`) and gets its subject here.
+ */
 export function issuesToDetails(issues: readonly z.core.$ZodIssue[], into: ErrorDetail[]): ErrorDetail[] {
   for (const issue of issues) {
     if (issue.code === "unrecognized_keys") {
+      const container = String(issue.path[0]);
       for (const key of issue.keys) {
-        const path = _formatPath([...issue.path, key]);
-        const container = String(issue.path[0]);
-        const what = container === "body" ? "Body field" : "Query parameter";
-        into.push({ path, message: `${what} "${path}" is not allowed.`, code: unknownKeyCode[container] ?? "unknown_parameter" });
+        const path = [...issue.path, key];
+        into.push({ path: _formatPath(path), message: `${_subject(path)} is not allowed.`, code: unknownKeyCode[container] ?? "unknown_parameter" });
       }
       continue;
     }
     const params = (issue as { params?: { code?: unknown } }).params;
     const code = issue.code === "custom" && typeof params?.code === "string" ? params.code : issue.code;
-    into.push({ path: _formatPath(issue.path), message: issue.message, code });
+    const message = issue.message.endsWith(".") ? issue.message : `${_subject(issue.path)} ${issue.message}.`;
+    into.push({ path: _formatPath(issue.path), message, code });
   }
   return into;
 }

@@ -61,3 +61,8 @@ export function invalidRequest(details: readonly ErrorDetail[]): ApiError {
 // Shared instances for the errors that carry no per-request information.
 export const notFound = new ApiError("NOT_FOUND");
 export const staleData = new ApiError("INTERNAL_ERROR", "The data behind this operation is not fresh enough to be served.");
+
+/** A dated trending request inside the window for a day the loaded snapshot has no ranking of. */
+export function noTrendingRanking(date: string): ApiError {
+  return new ApiError("INTERNAL_ERROR", `No trending ranking was compiled for ${date}.`);
+}

@@ -10,6 +10,23 @@ export const slug = z
   .string()
   .regex(/^[a-z0-9](?:[a-z0-9-]{0,158}[a-z0-9])?$/, "expected a slug of 1-160 characters [a-z0-9-]");
 
+/**
+ * A value of a free-form enumeration (round_type, sentiment, cadence, ...): lower-case snake_case,
+ * as the API docs promise consumers. Enumerations the API spec itself fixes keep their own
+ * spelling (fund_type `family-office`, stock angle `btc-treasury`) and use z.enum instead.
+ */
+export const snakeCase = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .regex(/^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$/, {
+      error: (issue) => {
+        const suggestion = String(issue.input).toLowerCase().replace(/[^a-z0-9]+/g, "_").replace(/^[_0-9]+|_+$/g, "");
+        const spelling = "lower-case snake_case (a-z, 0-9, single underscores)";
+        return suggestion === "" ? `expected ${spelling}` : `expected ${spelling}: "${suggestion}", not ${JSON.stringify(issue.input)}`;
+      },
+    });
+
 /** ISO 8601 UTC date-time; written to the snapshot normalised to milliseconds. */
 export const dateTime = z.iso.datetime({ error: "expected an ISO 8601 UTC date-time" });
 

@@ -1,12 +1,12 @@
 // In-person Web3 events: only events whose dates a curator validated are served.
 import { z } from "zod";
-import { date, entityId, internalFields, slug, text, url, visibilityFields } from "./_common.ts";
+import { date, entityId, internalFields, slug, snakeCase, text, url, visibilityFields } from "./_common.ts";
 
 export const eventSource = z.strictObject({
   id: entityId,
   slug,
   name: text(200),
-  event_type: text(64),
+  event_type: snakeCase(64),
   start_date: date,
   end_date: date,
   city: text(120),

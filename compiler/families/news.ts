@@ -1,6 +1,6 @@
 // News stories: only explicitly curated stories reach the snapshot.
 import { z } from "zod";
-import { dateTime, entityId, internalFields, prose, text } from "./_common.ts";
+import { dateTime, entityId, internalFields, prose, snakeCase, text } from "./_common.ts";
 
 export const storyIdPattern = /^story:[0-9a-f]{8}-[0-9a-f]{4}-[1-5][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -14,7 +14,7 @@ export const newsSource = z.strictObject({
   title: text(500),
   summary: prose(4000),
   published_at: dateTime,
-  sentiment: text(32),
+  sentiment: snakeCase(32),
   language: z.string().regex(/^[a-z]{2,3}(?:-[A-Z]{2})?$/, "expected a language tag such as en or pt-BR"),
   /** Only stories a curator explicitly approved are served. */
   curated: z.boolean(),

@@ -1,7 +1,7 @@
 // Projects: identity, reviewed features, verified events and funding rounds, the daily TVL
 // series with its mapping, and trend observations.
 import { z } from "zod";
-import { date, dateTime, entityId, internalFields, nonNegative, reviewState, slug, text, url, visibilityFields } from "./_common.ts";
+import { date, dateTime, entityId, internalFields, nonNegative, reviewState, slug, snakeCase, text, url, visibilityFields } from "./_common.ts";
 
 export const hotTiers = ["viral", "hot", "rising", "early", "watch"] as const;
 
@@ -9,8 +9,8 @@ export const projectFeatureSource = z.strictObject({
   feature_id: entityId,
   feature_name: text(200),
   display_name: text(200),
-  category: text(64),
-  status: text(32),
+  category: snakeCase(64),
+  status: snakeCase(32),
   primary_url: url.nullable().default(null),
   docs_url: url.nullable().default(null),
   app_url: url.nullable().default(null),
@@ -22,7 +22,7 @@ export const projectFeatureSource = z.strictObject({
 
 export const projectEventSource = z.strictObject({
   id: entityId,
-  type: z.string().regex(/^[a-z][a-z0-9_]{0,63}$/, "expected a normalised type [a-z0-9_]"),
+  type: snakeCase(64),
   occurred_at: dateTime,
   verified: z.boolean(),
   title: z.string().optional(),
@@ -37,7 +37,7 @@ export const fundingInvestorRef = z.strictObject({
 
 export const fundingRoundSource = z.strictObject({
   id: entityId,
-  round_type: text(64),
+  round_type: snakeCase(64),
   amount_usd: nonNegative,
   announced_at: dateTime,
   verified: z.boolean(),

@@ -1,7 +1,7 @@
 // Tokens: identity, the market observation that places a token in the top-200 universe,
 // and tokenomics whose every field carries its own verification time and confidence.
 import { z } from "zod";
-import { dateTime, entityId, internalFields, nonNegative, slug, text, visibilityFields } from "./_common.ts";
+import { dateTime, entityId, internalFields, nonNegative, slug, snakeCase, text, visibilityFields } from "./_common.ts";
 
 export const marketObservationSource = z.strictObject({
   observed_at: dateTime,
@@ -27,26 +27,26 @@ const verified = <T extends z.ZodType>(value: T) =>
   });
 
 export const allocationSource = z.strictObject({
-  bucket: text(64),
+  bucket: snakeCase(64),
   percent_supply: z.number().min(0).max(100),
   amount_native: nonNegative,
 });
 
 export const vestingScheduleSource = z.strictObject({
-  allocation_bucket: text(64),
+  allocation_bucket: snakeCase(64),
   start_at: dateTime,
   cliff_at: dateTime.nullable().default(null),
   end_at: dateTime,
-  cadence: text(32),
+  cadence: snakeCase(32),
   percent_unlocked_at_tge: z.number().min(0).max(100),
   amount_native: nonNegative,
 });
 
 export const tokenomicsSource = z.strictObject({
-  model_type: verified(text(64)).optional(),
+  model_type: verified(snakeCase(64)).optional(),
   allocations: verified(z.array(allocationSource).max(100)).optional(),
   vesting_schedules: verified(z.array(vestingScheduleSource).max(100)).optional(),
-  utilities: verified(z.array(z.strictObject({ utility_type: text(64) })).max(100)).optional(),
+  utilities: verified(z.array(z.strictObject({ utility_type: snakeCase(64) })).max(100)).optional(),
   // Excluded by the spec: accepted so curators can keep them beside the rest, never written.
   supply: z.unknown().optional(),
   holders: z.unknown().optional(),

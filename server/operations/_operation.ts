@@ -5,7 +5,7 @@ import type { z } from "zod";
 import { ApiError, type ErrorDetail } from "../errors.ts";
 import type { RateLimitInfo } from "../meter/meter.ts";
 import type { OperationId, Scope, Tier } from "../policy.ts";
-import { issuesToDetails, type RawRequest } from "../_request.ts";
+import { issuesToDetails, requestIssuePredicate, type RawRequest } from "../_request.ts";
 
 export interface OperationDeps {
   snapshot: Database.Database;
@@ -76,7 +76,7 @@ export function defineOperation<Req extends z.ZodType, Res extends z.ZodType>(
       const { request, check } = definition;
       return {
         validate(raw, problems) {
-          const parsed = request.safeParse(raw);
+          const parsed = request.safeParse(raw, { error: requestIssuePredicate });
           if (!parsed.success) issuesToDetails(parsed.error.issues, problems);
           if (problems.length > 0) return { valid: false, error: new ApiError("INVALID_REQUEST", undefined, problems) };
           const refused = check?.(parsed.data as z.output<Req>, deps);
@@ -95,7 +95,7 @@ export function defineOperation<Req extends z.ZodType, Res extends z.ZodType>(
   };
 }
 
-/** A problem found by an operation's own checks (after the schema), as a 422. */
+/** A problem found by an operation's own checks (after the schema), as a 422; `message` is a whole sentence. */
 export function invalidParameter(path: string, message: string, code: string): ApiError {
   return new ApiError("INVALID_REQUEST", undefined, [{ path, message, code }]);
 }

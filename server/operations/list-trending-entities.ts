@@ -1,7 +1,7 @@
 // 16. GET /v1/discover/trending: the top-20 trending snapshot, live (≤2 h old) or for one of the
 // previous 30 UTC days; the entity filter and limit apply inside the fixed snapshot.
 import { z } from "zod";
-import { ApiError, staleData } from "../errors.ts";
+import { ApiError, noTrendingRanking, staleData } from "../errors.ts";
 import { TRENDING_DATED_WINDOW_DAYS } from "../policy.ts";
 import { dateTime, enumQuery, limitQuery, linkedEntity, ranked } from "./_schemas.ts";
 import { isFresh } from "./_freshness.ts";
@@ -76,7 +76,11 @@ export const listTrendingEntities = defineOperation({
     const today = Math.floor(now() / DAY_MS) * DAY_MS;
     const day = Date.parse(`${query.date}T00:00:00.000Z`);
     if (day < today && day >= today - TRENDING_DATED_WINDOW_DAYS * DAY_MS) return undefined;
-    return invalidParameter("date", `must be one of the previous ${TRENDING_DATED_WINDOW_DAYS} UTC days`, "outside_window");
+    return invalidParameter(
+      "date",
+      `Query parameter "date" must be one of the previous ${TRENDING_DATED_WINDOW_DAYS} UTC days; leave it out for today's live ranking.`,
+      "outside_window",
+    );
   },
   prepare({ snapshot, now }) {
     const asOfByDay = new Map(
@@ -102,7 +106,7 @@ export const listTrendingEntities = defineOperation({
         if (!isFresh(asOf, "trending_live", at)) return staleData;
       } else {
         asOf = asOfByDay.get(date);
-        if (asOf === undefined) return staleData;
+        if (asOf === undefined) return noTrendingRanking(date);
       }
       const entityType = query.entity_type ?? null;
       const limit = query.limit ?? TRENDING_ENTITIES_DEFAULT_LIMIT;

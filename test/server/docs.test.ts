@@ -238,3 +238,18 @@ describe("docs/api.md tables equal server/policy.ts", () => {
     expect(markdown).toContain(NEWS_ID_PATTERN.source);
   });
 });
+
+describe("consumer docs", () => {
+  it("docs/api.md names no source file and no test: a consumer sees neither", () => {
+    expect(markdown.match(/[\w./-]+\.(?:ts|mjs|js)\b/g) ?? []).toEqual([]);
+    expect(markdown).not.toMatch(/\b(?:server|compiler|test|cli)\//);
+  });
+
+  it("docs/errors.md has one entry per error code, with its HTTP status, and api.md links it", () => {
+    const errorsMd = readFileSync(new URL("../../docs/errors.md", import.meta.url), "utf8");
+    const entries = [...errorsMd.matchAll(/^## `([A-Z_]+)` — (\d{3})$/gm)].map(([, code, status]) => [code, Number(status)]);
+    expect(Object.fromEntries(entries)).toEqual(codeToStatus);
+    expect(entries).toHaveLength(errorCodes.length);
+    expect(markdown).toContain("(errors.md)");
+  });
+});

@@ -141,8 +141,10 @@ describe("list_trending_entities", () => {
   });
   it("judges the window against the current date, not the compile date", async () => {
     expect((await at("2026-03-02T06:00:00.000Z", "/v1/discover/trending?date=2026-01-30")).body.error.code).toBe("INVALID_REQUEST");
-    // Inside the window but not in this snapshot: the snapshot is too old to answer.
-    expect((await at("2026-03-02T06:00:00.000Z", "/v1/discover/trending?date=2026-03-01")).body.error).toEqual(staleBody.error);
+    // Inside the window but not in this snapshot: a 500 that says which day is missing, not "not fresh".
+    const missing = await at("2026-03-02T06:00:00.000Z", "/v1/discover/trending?date=2026-03-01");
+    expect(missing.status).toBe(500);
+    expect(missing.body.error).toEqual({ code: "INTERNAL_ERROR", message: "No trending ranking was compiled for 2026-03-01." });
   });
   it("422 for unknown entity_type and limits 0 and 21", async () => {
     expect((await get("/v1/discover/trending?entity_type=fund")).body).toEqual(invalid([{ path: "entity_type", code: "invalid_value" }]));
