@@ -18,9 +18,9 @@ export const SEARCH_MAX_TYPES = 6;
  * problem at `types[i]`.
  */
 const searchTypes = z
-  .array(z.unknown(), '"types" must be an array of entity families.')
-  .min(1, '"types" must name at least one entity family.')
-  .max(SEARCH_MAX_TYPES, `"types" may name at most ${SEARCH_MAX_TYPES} entity families.`)
+  .array(z.unknown(), 'must be an array of entity families')
+  .min(1, 'must name at least one entity family')
+  .max(SEARCH_MAX_TYPES, `may name at most ${SEARCH_MAX_TYPES} entity families`)
   .superRefine((types, ctx) => {
     if (types.length > SEARCH_MAX_TYPES) return;
     const named = new Set<unknown>();
@@ -28,12 +28,12 @@ const searchTypes = z
       if (!(searchFamilies as readonly unknown[]).includes(type)) {
         ctx.addIssue({
           code: "custom", path: [i], params: { code: "invalid_value" },
-          message: `"types[${i}]" must be one of: ${searchFamilies.join(", ")}.`,
+          message: `must be one of: ${searchFamilies.join(", ")}`,
         });
       } else if (named.has(type)) {
         ctx.addIssue({
           code: "custom", path: [i], params: { code: "duplicate_value" },
-          message: `"types[${i}]" repeats "${String(type)}"; name each entity family once.`,
+          message: `repeats "${String(type)}"; name each entity family once`,
         });
       }
       named.add(type);
