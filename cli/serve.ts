@@ -3,7 +3,7 @@ import type { Command } from "commander";
 import { createApp } from "../server/app.ts";
 import { closeOnSignals, startServer } from "../server/listen.ts";
 import { Meter } from "../server/meter/meter.ts";
-import { openSnapshot } from "../server/snapshot.ts";
+import { Serving } from "../server/serving.ts";
 
 interface ServeOptions {
   snapshot: string;
@@ -37,9 +37,9 @@ export function registerServe(program: Command): void {
       "serve the release-gated GET /v1/projects/trending (also: CEI_RELEASE_TRENDING_PROJECTS=1)",
     )
     .action(async (options: ServeOptions) => {
-      let snapshot;
+      let serving: Serving;
       try {
-        snapshot = openSnapshot(options.snapshot);
+        serving = await Serving.open(options.snapshot);
       } catch (error) {
         program.error(`cei serve: ${error instanceof Error ? error.message : String(error)}`, { exitCode: 1 });
       }
@@ -50,12 +50,19 @@ export function registerServe(program: Command): void {
       const meter = Meter.open(options.meter, { synchronous: meterSync });
       const releaseTrendingProjects =
         options.releaseTrendingProjects === true || process.env.CEI_RELEASE_TRENDING_PROJECTS === "1";
-      const app = createApp({ snapshot, meter, releaseTrendingProjects });
+      const app = createApp({ serving, meter, releaseTrendingProjects });
       const running = await startServer(app, { port: _port(options.port), host: options.host });
       process.stdout.write(
-        `cei serving ${options.snapshot} on ${running.url}` +
+        `cei serving ${options.snapshot} (snapshot ${serving.contentHash}) on ${running.url}` +
           (releaseTrendingProjects ? " (trending projects released)" : "") + "\n",
       );
-      closeOnSignals(running, [meter, snapshot]);
+      // Decision 23: publishing is a rename over the path (seen by the watch) or a SIGHUP after it.
+      serving.watch();
+      process.on("SIGHUP", () => {
+        void serving.swap().then((outcome) => {
+          if (outcome === "unchanged") process.stderr.write(`cei serve: SIGHUP: ${options.snapshot} is the snapshot already served\n`);
+        });
+      });
+      closeOnSignals(running, [meter, serving]);
     });
 }

@@ -4,7 +4,6 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type Database from "better-sqlite3";
 import type { H3 } from "h3";
 import { createApp } from "../../server/app.ts";
 import { startServer, type RunningServer } from "../../server/listen.ts";
@@ -12,7 +11,7 @@ import { openMeterDatabase } from "../../server/meter/_database.ts";
 import { createKey, disableKey, enableKey, revokeKey } from "../../server/meter/keys.ts";
 import { Meter } from "../../server/meter/meter.ts";
 import type { Scope, Tier } from "../../server/policy.ts";
-import { openSnapshot } from "../../server/snapshot.ts";
+import { Serving } from "../../server/serving.ts";
 import { compileFixture, FIXTURE_COMPILED_AT } from "./fixtures.ts";
 
 export const FIXTURE_NOW = FIXTURE_COMPILED_AT.getTime();
@@ -37,7 +36,8 @@ export interface TestService {
   app: H3;
   meter: Meter;
   meterFile: string;
-  snapshot: Database.Database;
+  /** The served snapshot (fixtures/valid); swap it by renaming over `serving.file`. */
+  serving: Serving;
   /** The injected clock: set `clock.now` to move time for the app and the meter alike. */
   clock: { now: number };
   /** A fresh key (own balance and rate window); all scopes unless named. */
@@ -64,12 +64,12 @@ export async function createTestService(options: { releaseTrendingProjects?: boo
   const now = () => clock.now;
   const admin = openMeterDatabase(meterFile, { now });
   const meter = Meter.open(meterFile, { now, synchronous: "NORMAL" });
-  const snapshot = openSnapshot(snapshotFile);
-  const app = createApp({ snapshot, meter, now, releaseTrendingProjects: options.releaseTrendingProjects, checkResponses: true });
+  const serving = await Serving.open(snapshotFile, { now, log: () => undefined });
+  const app = createApp({ serving, meter, now, releaseTrendingProjects: options.releaseTrendingProjects, checkResponses: true });
   let defaultKey: string | undefined;
 
   const service: TestService = {
-    app, meter, meterFile, snapshot, clock,
+    app, meter, meterFile, serving, clock,
     newKey({ tier = "pro", credits = 1_000, scopes } = {}) {
       const created = createKey(admin, { tier, credits, scopes }, clock.now);
       return { id: created.id, key: created.key };
@@ -93,7 +93,7 @@ export async function createTestService(options: { releaseTrendingProjects?: boo
     close() {
       meter.close();
       admin.close();
-      snapshot.close();
+      serving.close();
     },
   };
   return service;
