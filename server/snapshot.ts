@@ -41,8 +41,9 @@ export function openSnapshot(file: string): Database.Database {
 const INTEGRITY_WORKER = `
 const { parentPort, workerData } = require("node:worker_threads");
 const Database = require(workerData.betterSqlite3);
-const db = new Database(workerData.file, { readonly: true, fileMustExist: true });
+let db;
 try {
+  db = new Database(workerData.file, { readonly: true, fileMustExist: true });
   const problems = db.prepare("PRAGMA quick_check").pluck().all().filter((line) => line !== "ok");
   const manifest = Object.fromEntries(db.prepare("SELECT key, value FROM manifest").raw().all().map(([k, v]) => [k, JSON.parse(v)]));
   for (const [table, expected] of Object.entries(manifest.row_counts ?? {})) {
@@ -50,8 +51,11 @@ try {
     if (actual !== expected) problems.push("table " + table + " has " + actual + " rows, its manifest says " + expected);
   }
   parentPort.postMessage({ problems, contentHash: manifest.content_hash });
+} catch (error) {
+  // SQLite's own words ("database disk image is malformed"); an Error does not survive the thread.
+  parentPort.postMessage({ problems: [String(error.message ?? error)], contentHash: undefined });
 } finally {
-  db.close();
+  db?.close();
 }
 `;
 
