@@ -11,6 +11,7 @@ interface ServeOptions {
   port: string;
   host: string;
   releaseTrendingProjects?: boolean;
+  watch: boolean;
   meterSync?: string;
 }
 
@@ -32,6 +33,7 @@ export function registerServe(program: Command): void {
       "--meter-sync <mode>",
       "meter durability: normal = every answered charge survives a crash of the process (default); full = also a power loss, at about 2-3x the CPU per request (also: CEI_METER_SYNC)",
     )
+    .option("--no-watch", "swap in a new snapshot only on SIGHUP, not when the file at --snapshot is replaced (for file systems without change events)")
     .option(
       "--release-trending-projects",
       "serve the release-gated GET /v1/projects/trending (also: CEI_RELEASE_TRENDING_PROJECTS=1)",
@@ -57,7 +59,7 @@ export function registerServe(program: Command): void {
           (releaseTrendingProjects ? " (trending projects released)" : "") + "\n",
       );
       // Decision 23: publishing is a rename over the path (seen by the watch) or a SIGHUP after it.
-      serving.watch();
+      if (options.watch) serving.watch();
       process.on("SIGHUP", () => {
         void serving.swap().then((outcome) => {
           if (outcome === "unchanged") process.stderr.write(`cei serve: SIGHUP: ${options.snapshot} is the snapshot already served\n`);
