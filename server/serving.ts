@@ -47,6 +47,8 @@ export class Serving {
   readonly #log: (line: string) => void;
   readonly #debounceMs: number;
   #current: Slot | undefined;
+  /** Every snapshot still open: the current one, and replaced ones with requests in flight. */
+  readonly #slots = new Map<LoadedSnapshot, Slot>();
   #swapping: Promise<SwapOutcome> | undefined;
   #again = false;
   #watcher: FSWatcher | undefined;
@@ -131,8 +133,6 @@ export class Serving {
     this.#current = undefined;
     if (slot !== undefined) this.#retire(slot);
   }
-
-  readonly #slots = new Map<LoadedSnapshot, Slot>();
 
   #slot(snapshot: LoadedSnapshot, identity: string): Slot {
     const slot: Slot = {
