@@ -4,7 +4,7 @@ import { createApp } from "../server/app.ts";
 import { closeOnSignals, startServer } from "../server/listen.ts";
 import { listenDefaults, parseListenLimits, type ListenLimitOptions } from "../server/listen-limits.ts";
 import { Meter } from "../server/meter/meter.ts";
-import { openSnapshot } from "../server/snapshot.ts";
+import { Serving } from "../server/serving.ts";
 import { readXSecret } from "./compile.ts";
 
 interface ServeOptions extends ListenLimitOptions {
@@ -13,6 +13,7 @@ interface ServeOptions extends ListenLimitOptions {
   port: string;
   host: string;
   releaseTrendingProjects?: boolean;
+  watch: boolean;
   meterSync?: string;
   xSecretFile?: string;
 }
@@ -57,6 +58,7 @@ export function registerServe(program: Command): void {
       "--x-secret-file <file>",
       "the X secret the snapshot was compiled with (also: env CEI_X_SECRET); without it, search finds no X account by handle",
     )
+    .option("--no-watch", "swap in a new snapshot only on SIGHUP, not when the file at --snapshot is replaced (for file systems without change events)")
     .option(
       "--release-trending-projects",
       "serve the release-gated GET /v1/projects/trending (also: CEI_RELEASE_TRENDING_PROJECTS=1)",
@@ -68,9 +70,15 @@ export function registerServe(program: Command): void {
       } catch (error) {
         program.error(`cei serve: ${error instanceof Error ? error.message : String(error)}`, { exitCode: 1 });
       }
-      let snapshot;
+      let xSecret: string | undefined;
       try {
-        snapshot = openSnapshot(options.snapshot);
+        xSecret = _xSecret(options.xSecretFile);
+      } catch (error) {
+        program.error(`cei serve: --x-secret-file: ${error instanceof Error ? error.message : String(error)}`, { exitCode: 1 });
+      }
+      let serving: Serving;
+      try {
+        serving = await Serving.open(options.snapshot, xSecret === undefined ? {} : { xSecret });
       } catch (error) {
         program.error(`cei serve: ${error instanceof Error ? error.message : String(error)}`, { exitCode: 1 });
       }
@@ -78,21 +86,22 @@ export function registerServe(program: Command): void {
       if (meterSync !== "FULL" && meterSync !== "NORMAL") {
         program.error(`cei serve: --meter-sync must be full or normal, got "${options.meterSync ?? process.env.CEI_METER_SYNC}"`, { exitCode: 1 });
       }
-      let xSecret: string | undefined;
-      try {
-        xSecret = _xSecret(options.xSecretFile);
-      } catch (error) {
-        program.error(`cei serve: --x-secret-file: ${error instanceof Error ? error.message : String(error)}`, { exitCode: 1 });
-      }
       const meter = Meter.open(options.meter, { synchronous: meterSync });
       const releaseTrendingProjects =
         options.releaseTrendingProjects === true || process.env.CEI_RELEASE_TRENDING_PROJECTS === "1";
-      const app = createApp({ snapshot, meter, releaseTrendingProjects, ...(xSecret === undefined ? {} : { xSecret }) });
+      const app = createApp({ serving, meter, releaseTrendingProjects });
       const running = await startServer(app, { port: _port(options.port), host: options.host, ...limits });
       process.stdout.write(
-        `cei serving ${options.snapshot} on ${running.url}` +
+        `cei serving ${options.snapshot} (snapshot ${serving.contentHash}) on ${running.url}` +
           (releaseTrendingProjects ? " (trending projects released)" : "") + "\n",
       );
-      closeOnSignals(running, [meter, snapshot]);
+      // Decision 23: publishing is a rename over the path (seen by the watch) or a SIGHUP after it.
+      if (options.watch) serving.watch();
+      process.on("SIGHUP", () => {
+        void serving.swap().then((outcome) => {
+          if (outcome === "unchanged") process.stderr.write(`cei serve: SIGHUP: ${options.snapshot} is the snapshot already served\n`);
+        });
+      });
+      closeOnSignals(running, [meter, serving]);
     });
 }

@@ -1,9 +1,12 @@
 // `npm start`: everything a newcomer needs after `npm install`. Generates the bundled sample fresh
 // for this moment, compiles it, makes sure there is a working demo key, and serves.
-// State lives in ./var (CEI_HOME to change it); each run refreshes the sample and snapshot.
+// State lives in ./var (CEI_HOME to change it); each run refreshes the sample and snapshot, and
+// so does every CEI_SAMPLE_REFRESH_MS while it runs (30 minutes), swapping the new one in.
+// `npm start -- --port N --host ADDR` (or PORT, HOST) chooses the address.
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
 import { compileSnapshot } from "../compiler/compile.ts";
 import { writeSample } from "../data/sample.ts";
 import { createApp } from "../server/app.ts";
@@ -12,11 +15,14 @@ import { openMeterDatabase } from "../server/meter/_database.ts";
 import { createKey, listKeys } from "../server/meter/keys.ts";
 import { hashSecret } from "../server/meter/_secret.ts";
 import { Meter } from "../server/meter/meter.ts";
-import { openSnapshot } from "../server/snapshot.ts";
+import { Serving } from "../server/serving.ts";
+import { readXSecret } from "./compile.ts";
 
+const args = parseArgs({ options: { port: { type: "string" }, host: { type: "string" } } }).values;
 const home = resolve(process.env.CEI_HOME ?? "var");
-const port = Number(process.env.PORT ?? 8787);
-const host = process.env.HOST ?? "127.0.0.1";
+const port = Number(args.port ?? process.env.PORT ?? 8787);
+const host = args.host ?? process.env.HOST ?? "127.0.0.1";
+const refreshMs = Number(process.env.CEI_SAMPLE_REFRESH_MS ?? 30 * 60_000);
 const paths = {
   sample: join(home, "sample"),
   snapshot: join(home, "snapshot.db"),
@@ -25,10 +31,13 @@ const paths = {
   demoKey: join(home, "demo-key"),
 };
 
-/** A per-installation secret, kept so that X account ids stay stable across restarts. */
-function readOrCreateSecret(file: string): string {
-  if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString("hex") + "\n", { mode: 0o600 });
-  return readFileSync(file, "utf8").trim();
+/**
+ * A per-installation secret, kept so that X account ids stay stable across restarts; read with
+ * the same checks as `cei compile --x-secret-file` (a regular file of yours, mode 0600, 32+ bytes).
+ */
+function readStartSecret(file: string): string {
+  if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString("hex") + "\n", { mode: 0o600, flag: "wx" });
+  return readXSecret(file)!;
 }
 
 /**
@@ -57,32 +66,54 @@ function ensureDemoKey(): { key: string } | { notice: string } {
   }
 }
 
-async function main(): Promise<void> {
-  mkdirSync(home, { recursive: true });
+/** Writes the sample as of now and compiles it over the served path (the compiler renames atomically). */
+async function compileFreshSample(): Promise<boolean> {
   const now = new Date();
   process.stderr.write(`cei: writing the sample as of ${now.toISOString()} to ${paths.sample}\n`);
   await writeSample({ outDir: paths.sample, asOf: now, scale: 1 });
-  const xSecret = readOrCreateSecret(paths.xSecret);
+  const xSecret = readStartSecret(paths.xSecret);
   const compiled = await compileSnapshot({
     sourceDir: paths.sample,
     outFile: paths.snapshot,
     compiledAt: now,
     xSecret,
   });
-  if (!compiled.ok) {
-    process.stderr.write(compiled.problems.join("\n") + "\ncei: the sample did not compile\n");
-    process.exit(1);
-  }
+  if (!compiled.ok) process.stderr.write(compiled.problems.join("\n") + "\ncei: the sample did not compile\n");
+  return compiled.ok;
+}
+
+/** Keeps the demo fresh on any day it runs: a new sample every refreshMs, swapped in. */
+function refreshPeriodically(serving: Serving): void {
+  const refresh = async () => {
+    try {
+      if ((await compileFreshSample()) && (await serving.swap()) === "swapped") {
+        process.stdout.write(`cei: ${new Date().toISOString()}: swapped in a fresh sample (snapshot ${serving.contentHash})\n`);
+      }
+    } catch (error) {
+      process.stderr.write(`cei: refreshing the sample failed: ${(error as Error).message}\n`);
+    }
+    setTimeout(() => void refresh(), refreshMs).unref();
+  };
+  setTimeout(() => void refresh(), refreshMs).unref();
+}
+
+async function main(): Promise<void> {
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new Error(`--port (or PORT) must be 0-65535, got ${port}`);
+  if (!(refreshMs > 0)) throw new Error(`CEI_SAMPLE_REFRESH_MS must be a positive number of milliseconds`);
+  mkdirSync(home, { recursive: true });
+  if (!(await compileFreshSample())) process.exit(1);
   process.stderr.write(`cei: compiled ${paths.snapshot}\n`);
 
   const meter = Meter.open(paths.meter);
   const demo = ensureDemoKey();
   const key = "key" in demo ? demo.key : undefined;
-  const snapshot = openSnapshot(paths.snapshot);
+  const serving = await Serving.open(paths.snapshot, { xSecret: readStartSecret(paths.xSecret) });
   const releaseTrendingProjects = process.env.CEI_RELEASE_TRENDING_PROJECTS === "1";
-  const running = await startServer(createApp({ snapshot, meter, releaseTrendingProjects, xSecret }), { port, host });
+  const running = await startServer(createApp({ serving, meter, releaseTrendingProjects }), { port, host });
 
-  const example = snapshot.prepare<[], { slug: string }>("SELECT slug FROM projects ORDER BY slug LIMIT 1").get();
+  const snapshot = serving.acquire();
+  const example = snapshot.db.prepare<[], { slug: string }>("SELECT slug FROM projects ORDER BY slug LIMIT 1").get();
+  serving.release(snapshot);
   const auth = key === undefined ? "Authorization: Bearer <your key>" : `Authorization: Bearer ${key}`;
   process.stdout.write(
     [
@@ -100,7 +131,8 @@ async function main(): Promise<void> {
     ].join("\n"),
   );
 
-  closeOnSignals(running, [meter, snapshot]);
+  refreshPeriodically(serving);
+  closeOnSignals(running, [meter, serving]);
 }
 
 await main();

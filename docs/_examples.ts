@@ -15,6 +15,7 @@ import { openMeterDatabase } from "../server/meter/_database.ts";
 import { createKey } from "../server/meter/keys.ts";
 import { Meter } from "../server/meter/meter.ts";
 import { tierRateLimits, type OperationId, type Scope, type Tier } from "../server/policy.ts";
+import { Serving } from "../server/serving.ts";
 import { openSnapshot } from "../server/snapshot.ts";
 
 export const EXAMPLES_AS_OF = new Date("2026-11-21T12:00:00.000Z");
@@ -122,7 +123,8 @@ async function main(): Promise<void> {
     const admin = openMeterDatabase(meterFile, { now });
     const meter = Meter.open(meterFile, { now, synchronous: "NORMAL" });
     const snapshot = openSnapshot(snapshotFile);
-    const app = createApp({ snapshot, meter, now, releaseTrendingProjects: true, checkResponses: true, xSecret: X_SECRET });
+    const serving = await Serving.open(snapshotFile, { now, log: () => undefined, xSecret: X_SECRET });
+    const app = createApp({ serving, meter, now, releaseTrendingProjects: true, checkResponses: true });
     const newKey = (tier: Tier, credits: number, scopes?: Scope[]) => createKey(admin, { tier, credits, scopes }, clock.now).key;
 
     const ids = pickIds(snapshot);
@@ -201,6 +203,7 @@ async function main(): Promise<void> {
     meter.close();
     admin.close();
     snapshot.close();
+    serving.close();
 
     writeFileSync(API_MD, replaceBlocks(readFileSync(API_MD, "utf8"), examples));
     console.log(`docs/api.md: ${examples.length} examples written`);

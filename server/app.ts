@@ -1,18 +1,21 @@
-// The h3 app: one route per operation from routes.ts, everything else answered by the pipeline's
-// 404, and any error that escapes rendered as the JSON envelope.
-import type Database from "better-sqlite3";
+// The h3 app: the public paths (public-routes.ts), one route per operation from routes.ts,
+// everything else answered by the pipeline's 404, and any error that escapes rendered as the JSON
+// envelope. Each request is answered wholly from the snapshot current when it arrived.
 import { H3, type H3Event } from "h3";
-import { handleSearchKey } from "../compiler/x-ids.ts";
 import { ApiError } from "./errors.ts";
-import type { OperationDeps } from "./operations/_operation.ts";
 import type { Meter } from "./meter/meter.ts";
+import { publicRoutes } from "./public-routes.ts";
 import { routes, type Route } from "./routes.ts";
-import { Pipeline, serveRoute, type ServedRoute } from "./_pipeline.ts";
+import type { LoadedSnapshot, Serving } from "./serving.ts";
+import { Pipeline } from "./_pipeline.ts";
 import { newRequestId, respondError } from "./_respond.ts";
 
+/** Names the snapshot that answered, on every response (docs/api.md). */
+export const SNAPSHOT_HEADER = "x-service-snapshot";
+
 export interface AppOptions {
-  /** The compiled snapshot, opened read-only (see openSnapshot). */
-  snapshot: Database.Database;
+  /** The snapshot being served, swapped in place when a new one is published (serving.ts). */
+  serving: Serving;
   meter: Meter;
   /** ms since the epoch; defaults to Date.now. Operations and envelopes read no other clock. */
   now?: () => number;
@@ -27,19 +30,13 @@ export interface AppOptions {
    * the check costs measurable throughput (see docs/api.md, "Implementation notes").
    */
   checkResponses?: boolean;
-  /**
-   * The X secret the snapshot was compiled with: search derives its handle key from it (decision
-   * 24: the snapshot does not hold that key). Without it, search finds no X account by handle.
-   */
-  xSecret?: string;
 }
 
 export function createApp(options: AppOptions): H3 {
   const now = options.now ?? Date.now;
   const pipeline = new Pipeline({ meter: options.meter, now, checkResponses: options.checkResponses ?? false });
-  const deps: OperationDeps = { snapshot: options.snapshot, now };
-  if (options.xSecret !== undefined) deps.xHandleSearchKey = handleSearchKey(options.xSecret);
-  const served: ServedRoute[] = [];
+  const serving = options.serving;
+  const released: Route[] = [];
 
   const app = new H3({
     // Malformed percent-encoding reaches the pipeline (422 on the parameter), not h3's bare 400.
@@ -48,30 +45,60 @@ export function createApp(options: AppOptions): H3 {
     onError: (error, event) => _renderUnexpected(error, event, now),
   });
 
+  for (const route of publicRoutes) {
+    app.get(route.path, (event) =>
+      serving.ready
+        ? _fromOneSnapshot(event, serving, (snapshot) => route.answer({ requestId: newRequestId(), snapshot, now: now() }))
+        : route.answer({ requestId: newRequestId(), snapshot: undefined, now: now() }),
+    );
+  }
+
   for (const route of routes) {
     // Unreleased, /v1/projects/trending is get_project with slug "trending" (see Route.release).
     if (route.release === "trending_projects" && options.releaseTrendingProjects !== true) continue;
     if (route.operation !== route.handler.id) throw new Error(`route ${route.path} names ${route.operation} but serves ${route.handler.id}`);
-    const entry = serveRoute(route, route.handler.create(deps));
-    served.push(entry);
-    app.on(route.method, route.path, (event) => pipeline.handle(event, entry, event.context.params));
+    released.push(route);
+    app.on(route.method, route.path, (event) =>
+      _fromOneSnapshot(event, serving, (snapshot) => pipeline.handle(event, snapshot.routes[route.operation], event.context.params)),
+    );
   }
 
-  app.all("/**", (event) => {
-    // An empty path segment where a parameter belongs is that parameter out of range (decision 7).
-    const empty = _matchEmptyParameter(served, event.url.pathname);
-    if (empty !== undefined) return pipeline.handle(event, empty.entry, empty.params);
-    return pipeline.notFound(event);
-  });
+  app.all("/**", (event) =>
+    _fromOneSnapshot(event, serving, (snapshot) => {
+      // An empty path segment where a parameter belongs is that parameter out of range (decision 7).
+      const empty = _matchEmptyParameter(released, event.url.pathname);
+      if (empty !== undefined) return pipeline.handle(event, snapshot.routes[empty.route.operation], empty.params);
+      return pipeline.notFound(event);
+    }),
+  );
   return app;
 }
 
+/**
+ * Leases the current snapshot for the whole request, names it in the response, and hands it back
+ * once answered (the body is a string by then, so nothing reads the snapshot afterwards).
+ */
+async function _fromOneSnapshot(event: H3Event, serving: Serving, answer: (snapshot: LoadedSnapshot) => Response | Promise<Response>): Promise<Response> {
+  const snapshot = serving.acquire();
+  // On node:http the header goes on the ServerResponse, where srvx's writeHead merges it: no
+  // Headers object is built per response. Elsewhere (app.request in tests) on the Response itself.
+  const nodeResponse = event.runtime?.node?.res;
+  nodeResponse?.setHeader(SNAPSHOT_HEADER, snapshot.contentHash);
+  try {
+    const response = await answer(snapshot);
+    if (nodeResponse === undefined) response.headers.set(SNAPSHOT_HEADER, snapshot.contentHash);
+    return response;
+  } finally {
+    serving.release(snapshot);
+  }
+}
+
 /** `/v1/projects//features` → get_project_features with slug "" (which then fails its length rule). */
-function _matchEmptyParameter(served: readonly ServedRoute[], pathname: string): { entry: ServedRoute; params: Record<string, string> } | undefined {
+function _matchEmptyParameter(released: readonly Route[], pathname: string): { route: Route; params: Record<string, string> } | undefined {
   if (!pathname.includes("//") && !pathname.endsWith("/")) return undefined;
   const segments = pathname.split("/");
-  for (const entry of served) {
-    const template = entry.route.path.split("/");
+  for (const route of released) {
+    const template = route.path.split("/");
     if (template.length !== segments.length) continue;
     const params: Record<string, string> = {};
     let matches = true;
@@ -86,7 +113,7 @@ function _matchEmptyParameter(served: readonly ServedRoute[], pathname: string):
         matches = part === actual;
       }
     }
-    if (matches && emptyParameter) return { entry, params };
+    if (matches && emptyParameter) return { route, params };
   }
   return undefined;
 }

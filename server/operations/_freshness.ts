@@ -1,4 +1,5 @@
 // Decision 14: a snapshot older than its bound in policy.ts is never served, judged at request time.
+import { asOfMs } from "../freshness.ts";
 import { freshnessBounds } from "../policy.ts";
 
 export type FreshnessBound = keyof typeof freshnessBounds;
@@ -6,6 +7,6 @@ export type FreshnessBound = keyof typeof freshnessBounds;
 /** `asOf` is an ISO date-time, or a date (read as its start, 00:00 UTC). Missing data is not fresh. */
 export function isFresh(asOf: string | null | undefined, bound: FreshnessBound, now: number): boolean {
   if (asOf == null) return false;
-  const at = Date.parse(asOf.length === 10 ? `${asOf}T00:00:00.000Z` : asOf);
+  const at = asOfMs(asOf);
   return Number.isFinite(at) && now - at <= freshnessBounds[bound];
 }

@@ -2,7 +2,6 @@
 // meter file in a temp dir, keys made with the meter's key functions, and an injected clock that
 // starts at FIXTURE_COMPILED_AT. `startTestServer` puts an app on an ephemeral port.
 import { join } from "node:path";
-import type Database from "better-sqlite3";
 import type { H3 } from "h3";
 import { createApp } from "../../server/app.ts";
 import { startServer, type RunningServer } from "../../server/listen.ts";
@@ -10,7 +9,7 @@ import { openMeterDatabase } from "../../server/meter/_database.ts";
 import { createKey, disableKey, enableKey, revokeKey } from "../../server/meter/keys.ts";
 import { Meter } from "../../server/meter/meter.ts";
 import type { Scope, Tier } from "../../server/policy.ts";
-import { openSnapshot } from "../../server/snapshot.ts";
+import { Serving } from "../../server/serving.ts";
 import { compileFixture, FIXTURE_COMPILED_AT, FIXTURE_X_SECRET } from "./fixtures.ts";
 import { testTempDir } from "./temp.ts";
 
@@ -36,7 +35,8 @@ export interface TestService {
   app: H3;
   meter: Meter;
   meterFile: string;
-  snapshot: Database.Database;
+  /** The served snapshot (fixtures/valid); swap it by renaming over `serving.file`. */
+  serving: Serving;
   /** The injected clock: set `clock.now` to move time for the app and the meter alike. */
   clock: { now: number };
   /** A fresh key (own balance and rate window); all scopes unless named. */
@@ -64,13 +64,13 @@ export async function createTestService(options: { releaseTrendingProjects?: boo
   const now = () => clock.now;
   const admin = openMeterDatabase(meterFile, { now });
   const meter = Meter.open(meterFile, { now, synchronous: "NORMAL" });
-  const snapshot = openSnapshot(snapshotFile);
   const xSecret = options.xSecret === null ? {} : { xSecret: options.xSecret ?? FIXTURE_X_SECRET };
-  const app = createApp({ snapshot, meter, now, releaseTrendingProjects: options.releaseTrendingProjects, checkResponses: true, ...xSecret });
+  const serving = await Serving.open(snapshotFile, { now, log: () => undefined, ...xSecret });
+  const app = createApp({ serving, meter, now, releaseTrendingProjects: options.releaseTrendingProjects, checkResponses: true });
   let defaultKey: string | undefined;
 
   const service: TestService = {
-    app, meter, meterFile, snapshot, clock,
+    app, meter, meterFile, serving, clock,
     newKey({ tier = "pro", credits = 1_000, scopes } = {}) {
       const created = createKey(admin, { tier, credits, scopes }, clock.now);
       return { id: created.id, key: created.key };
@@ -94,7 +94,7 @@ export async function createTestService(options: { releaseTrendingProjects?: boo
     close() {
       meter.close();
       admin.close();
-      snapshot.close();
+      serving.close();
     },
   };
   return service;

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../server/app.ts";
 import { startServer, type RunningServer } from "../../server/listen.ts";
 import { Meter } from "../../server/meter/meter.ts";
-import { openSnapshot } from "../../server/snapshot.ts";
+import { Serving } from "../../server/serving.ts";
 import { fixtureSnapshot, request, startMeteredServer, type MeteredServer } from "./_http.ts";
 
 let server: MeteredServer;
@@ -29,16 +29,16 @@ describe("a refused request never runs the operation", () => {
     const writable = new Database(file);
     writable.prepare("UPDATE project_features SET chain_ids = 'not json'").run();
     writable.close();
-    const snapshot = openSnapshot(file);
+    const serving = await Serving.open(file, { now: () => server.clock.now, log: () => undefined });
     // The same meter file as `server`, through a second Meter, so keys made there work here.
     const meter = Meter.open(server.meterFile, { now: () => server.clock.now });
-    const running: RunningServer = await startServer(createApp({ snapshot, meter, now: () => server.clock.now }), { port: 0, host: "127.0.0.1" });
+    const running: RunningServer = await startServer(createApp({ serving, meter, now: () => server.clock.now }), { port: 0, host: "127.0.0.1" });
     broken = {
       url: running.url,
       async close() {
         await running.close();
         meter.close();
-        snapshot.close();
+        serving.close();
         rmSync(dir, { recursive: true, force: true });
       },
     };

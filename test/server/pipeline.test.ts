@@ -5,7 +5,7 @@ import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../server/app.ts";
 import type { Meter } from "../../server/meter/meter.ts";
-import { openSnapshot } from "../../server/snapshot.ts";
+import { Serving } from "../../server/serving.ts";
 import { createTestService, fixtureSnapshot, FIXTURE_NOW, type TestService } from "../_support/server.ts";
 import { errorMeta, okMeta, RESET_AT } from "./_expect.ts";
 import { testTempDir } from "../_support/temp.ts";
@@ -138,8 +138,8 @@ describe("internal errors", () => {
     const writable = new Database(file);
     writable.prepare("UPDATE project_features SET chain_ids = 'not json' WHERE project_id = 'proj_aurora'").run();
     writable.close();
-    const snapshot = openSnapshot(file);
-    const app = createApp({ snapshot, meter: service.meter, now: () => service.clock.now, checkResponses: true });
+    const serving = await Serving.open(file, { now: () => service.clock.now, log: () => undefined });
+    const app = createApp({ serving, meter: service.meter, now: () => service.clock.now, checkResponses: true });
     const { key } = service.newKey();
     const silenced = console.error;
     console.error = () => undefined;
@@ -152,7 +152,7 @@ describe("internal errors", () => {
       expect(response.headers.get("content-type")).toBe("application/json; charset=utf-8");
     } finally {
       console.error = silenced;
-      snapshot.close();
+      serving.close();
     }
   });
 
@@ -163,7 +163,7 @@ describe("internal errors", () => {
       admit: () => Promise.reject(new Error("SQLITE_BUSY: database is locked")),
       close: () => undefined,
     } as unknown as Meter;
-    const app = createApp({ snapshot: service.snapshot, meter: failing, now: () => service.clock.now });
+    const app = createApp({ serving: service.serving, meter: failing, now: () => service.clock.now });
     const silenced = console.error;
     console.error = () => undefined;
     try {

@@ -16,6 +16,7 @@ import { createKey } from "../../server/meter/keys.ts";
 import { Meter } from "../../server/meter/meter.ts";
 import { operationPolicy, type OperationId } from "../../server/policy.ts";
 import { routes } from "../../server/routes.ts";
+import { Serving } from "../../server/serving.ts";
 import { openSnapshot } from "../../server/snapshot.ts";
 import { REQUEST_ID, startTestServer } from "../_support/server.ts";
 
@@ -26,6 +27,7 @@ const NOW = AS_OF.getTime() + 10 * 60_000;
 let work: string;
 let snapshot: Database.Database;
 let meter: Meter;
+let serving: Serving;
 let admin: Database.Database;
 let server: RunningServer;
 let key: string;
@@ -44,7 +46,8 @@ beforeAll(async () => {
   meter = Meter.open(meterFile, { now, synchronous: "NORMAL" });
   snapshot = openSnapshot(outFile);
   key = createKey(admin, { tier: "pro", credits: 10_000 }, NOW).key;
-  server = await startTestServer(createApp({ snapshot, meter, now, releaseTrendingProjects: true, checkResponses: true }));
+  serving = await Serving.open(outFile, { now, log: () => undefined });
+  server = await startTestServer(createApp({ serving, meter, now, releaseTrendingProjects: true, checkResponses: true }));
 
   // Ids taken from the compiled snapshot, each chosen so that its lists are not empty.
   const one = (sql: string): string => {
@@ -73,6 +76,7 @@ afterAll(async () => {
   meter?.close();
   admin?.close();
   snapshot?.close();
+  serving?.close();
   if (work !== undefined) rmSync(work, { recursive: true, force: true });
 });
 

@@ -1,0 +1,230 @@
+// Serving a snapshot (decision 23): owns the pointer to the snapshot that answers new requests.
+// A new file (an atomic rename over the path, or SIGHUP) is opened, checked and prepared beside
+// the current one, then swapped in at once; each request leases the snapshot it started with,
+// and a replaced snapshot is closed when its last lease ends. A bad file is refused and logged.
+import { statSync, watch, type FSWatcher } from "node:fs";
+import { basename, dirname } from "node:path";
+import type Database from "better-sqlite3";
+import { handleSearchKey } from "../compiler/x-ids.ts";
+import type { OperationDeps } from "./operations/_operation.ts";
+import type { OperationId } from "./policy.ts";
+import { routes } from "./routes.ts";
+import { checkSnapshotIntegrity, openSnapshot, readServingManifest } from "./snapshot.ts";
+import { serveRoute, type ServedRoute } from "./_pipeline.ts";
+import { watchFreshness } from "./_stale-warnings.ts";
+
+/** One opened, checked snapshot with every operation's statements prepared on it. */
+export interface LoadedSnapshot {
+  readonly file: string;
+  readonly db: Database.Database;
+  readonly contentHash: string;
+  /** The manifest's precomputed snapshots: name → as_of. */
+  readonly snapshots: Readonly<Record<string, string | null>>;
+  readonly routes: Readonly<Record<OperationId, ServedRoute>>;
+}
+
+export interface ServingOptions {
+  /** ms since the epoch; the operations' clock. Defaults to Date.now. */
+  now?: () => number;
+  /** One line per swap, refusal and stale warning; defaults to stderr. */
+  log?: (line: string) => void;
+  /** Quiet time after the last change to the file before it is loaded (a compile renames once). */
+  debounceMs?: number;
+  /**
+   * The compiler's X secret; the handle-search key is derived from it (decision 24: the snapshot
+   * holds no key). Without it, search finds no X account by handle.
+   */
+  xSecret?: string;
+}
+
+interface Slot {
+  snapshot: LoadedSnapshot;
+  leases: number;
+  retired: boolean;
+  identity: string;
+  stopWarnings: () => void;
+}
+
+export type SwapOutcome = "swapped" | "unchanged" | "refused";
+
+export class Serving {
+  readonly file: string;
+  readonly #now: () => number;
+  readonly #log: (line: string) => void;
+  readonly #debounceMs: number;
+  readonly #xHandleSearchKey: string | undefined;
+  #current: Slot | undefined;
+  /** Every snapshot still open: the current one, and replaced ones with requests in flight. */
+  readonly #slots = new Map<LoadedSnapshot, Slot>();
+  #swapping: Promise<SwapOutcome> | undefined;
+  #again = false;
+  #watcher: FSWatcher | undefined;
+  #debounce: NodeJS.Timeout | undefined;
+
+  private constructor(file: string, options: ServingOptions) {
+    this.file = file;
+    this.#now = options.now ?? Date.now;
+    this.#log = options.log ?? ((line) => process.stderr.write(line + "\n"));
+    this.#debounceMs = options.debounceMs ?? 250;
+    this.#xHandleSearchKey = options.xSecret === undefined ? undefined : handleSearchKey(options.xSecret);
+  }
+
+  /** Opens, checks and prepares `file`; rejects with the reason when it cannot be served. */
+  static async open(file: string, options: ServingOptions = {}): Promise<Serving> {
+    const serving = new Serving(file, options);
+    const identity = _identity(file);
+    serving.#current = serving.#slot(await serving.#load(), identity);
+    return serving;
+  }
+
+  /** True while a snapshot is loaded (until close). */
+  get ready(): boolean {
+    return this.#current !== undefined;
+  }
+
+  /** The content hash of the snapshot being served (for log lines). */
+  get contentHash(): string | undefined {
+    return this.#current?.snapshot.contentHash;
+  }
+
+  /** The snapshot a new request is answered from; hand it back with release() when answered. */
+  acquire(): LoadedSnapshot {
+    const slot = this.#current;
+    if (slot === undefined) throw new Error("no snapshot is being served");
+    slot.leases++;
+    return slot.snapshot;
+  }
+
+  release(snapshot: LoadedSnapshot): void {
+    const slot = this.#slots.get(snapshot);
+    if (slot === undefined) return;
+    slot.leases--;
+    this.#closeIfDone(slot);
+  }
+
+  /** The file at the path, loaded and swapped in if it is a good snapshot; calls are serialised. */
+  swap(): Promise<SwapOutcome> {
+    if (this.#swapping !== undefined) {
+      this.#again = true;
+      return this.#swapping;
+    }
+    const run = async (): Promise<SwapOutcome> => {
+      let outcome: SwapOutcome;
+      do {
+        this.#again = false;
+        outcome = await this.#swapOnce();
+      } while (this.#again);
+      this.#swapping = undefined;
+      return outcome;
+    };
+    this.#swapping = run();
+    return this.#swapping;
+  }
+
+  /** Swaps whenever the file is replaced: watches its folder, since a rename replaces the inode. */
+  watch(): void {
+    if (this.#watcher !== undefined) return;
+    const name = basename(this.file);
+    this.#watcher = watch(dirname(this.file), { persistent: false }, (_event, changed) => {
+      if (changed !== null && changed !== name) return;
+      clearTimeout(this.#debounce);
+      this.#debounce = setTimeout(() => void this.swap(), this.#debounceMs);
+    });
+  }
+
+  /** Stops watching; the current snapshot closes once its in-flight requests are answered. */
+  close(): void {
+    this.#watcher?.close();
+    this.#watcher = undefined;
+    clearTimeout(this.#debounce);
+    const slot = this.#current;
+    this.#current = undefined;
+    if (slot !== undefined) this.#retire(slot);
+  }
+
+  #slot(snapshot: LoadedSnapshot, identity: string): Slot {
+    const slot: Slot = {
+      snapshot, leases: 0, retired: false, identity,
+      stopWarnings: watchFreshness(snapshot, this.#now, this.#log),
+    };
+    this.#slots.set(snapshot, slot);
+    return slot;
+  }
+
+  #retire(slot: Slot): void {
+    slot.retired = true;
+    slot.stopWarnings();
+    this.#closeIfDone(slot);
+  }
+
+  #closeIfDone(slot: Slot): void {
+    if (!slot.retired || slot.leases > 0) return;
+    this.#slots.delete(slot.snapshot);
+    slot.snapshot.db.close();
+  }
+
+  async #swapOnce(): Promise<SwapOutcome> {
+    const current = this.#current;
+    if (current === undefined) return "refused";
+    let identity: string;
+    try {
+      identity = _identity(this.file);
+    } catch (error) {
+      this.#log(`cei serve: refused ${this.file}: ${_reason(error)}; still serving snapshot ${current.snapshot.contentHash}`);
+      return "refused";
+    }
+    if (identity === current.identity) return "unchanged";
+    const started = performance.now();
+    let next: LoadedSnapshot;
+    try {
+      next = await this.#load();
+    } catch (error) {
+      this.#log(`cei serve: refused ${this.file}: ${_reason(error)}; still serving snapshot ${current.snapshot.contentHash}`);
+      return "refused";
+    }
+    if (this.#current !== current) {
+      // Closed while the new file was being checked.
+      next.db.close();
+      return "refused";
+    }
+    this.#current = this.#slot(next, identity);
+    this.#retire(current);
+    this.#log(
+      `cei serve: now serving snapshot ${next.contentHash} from ${this.file} (was ${current.snapshot.contentHash}; ` +
+        `checked in ${Math.round(performance.now() - started)} ms)`,
+    );
+    return "swapped";
+  }
+
+  /** Opens the file (format), reads its manifest, checks its integrity off the event loop, prepares every operation. */
+  async #load(): Promise<LoadedSnapshot> {
+    const db = openSnapshot(this.file);
+    try {
+      const { contentHash, snapshots } = readServingManifest(this.file, db);
+      const integrity = await checkSnapshotIntegrity(this.file);
+      if (integrity.problems.length > 0) throw new Error(`it is damaged (${integrity.problems.slice(0, 3).join("; ")})`);
+      if (integrity.contentHash !== contentHash) throw new Error("it was replaced again while being checked");
+      const deps: OperationDeps = { snapshot: db, now: this.#now };
+      if (this.#xHandleSearchKey !== undefined) deps.xHandleSearchKey = this.#xHandleSearchKey;
+      const prepared = {} as Record<OperationId, ServedRoute>;
+      for (const route of routes) prepared[route.operation] = serveRoute(route, route.handler.create(deps));
+      return { file: this.file, db, contentHash, snapshots, routes: prepared };
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+  }
+}
+
+/** Device and inode: a rename over the path gives a new one, a rewrite in place does not happen. */
+function _identity(file: string): string {
+  const stat = statSync(file);
+  return `${stat.dev}:${stat.ino}`;
+}
+
+function _reason(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  if (/file is not a database|file is encrypted/i.test(message)) return "it is not a SQLite database";
+  if (/ENOENT|does not exist|unable to open/i.test(message)) return "there is no file at that path";
+  return message;
+}

@@ -1,0 +1,123 @@
+// GET /healthz and GET /readyz (decision 19): no key, never metered, no-store, a request id, the
+// serving snapshot named; readiness gives each precomputed snapshot's as_of and fresh_until.
+// Also the stale warnings of `cei serve`, logged before and when a loaded snapshot goes stale.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readManifest } from "../../compiler/manifest.ts";
+import { createApp, SNAPSHOT_HEADER } from "../../server/app.ts";
+import { freshnessBounds } from "../../server/policy.ts";
+import { Serving } from "../../server/serving.ts";
+import { WARN_BEFORE_STALE_MS, watchFreshness } from "../../server/_stale-warnings.ts";
+import { createTestService, fixtureSnapshot, REQUEST_ID, type TestService } from "../_support/server.ts";
+
+let service: TestService;
+let manifest: Record<string, unknown>;
+beforeAll(async () => {
+  service = await createTestService();
+  manifest = readManifest(await fixtureSnapshot());
+});
+afterAll(() => service.close());
+
+function expectPublicHeaders(headers: Headers): void {
+  expect(headers.get("cache-control")).toBe("no-store");
+  expect(headers.get("x-service-request-id")).toMatch(REQUEST_ID);
+  expect(headers.get("content-type")).toBe("application/json; charset=utf-8");
+  expect(headers.get(SNAPSHOT_HEADER)).toBe(manifest.content_hash);
+}
+
+describe("GET /healthz", () => {
+  it("answers without a key: the process is up", async () => {
+    const res = await service.call("GET", "/healthz", { key: null });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ status: "ok" });
+    expectPublicHeaders(res.headers);
+  });
+
+  it("is never metered, even when a key is sent", async () => {
+    const { key } = service.newKey({ tier: "free", credits: 5 });
+    for (let i = 0; i < 3; i++) {
+      expect((await service.call("GET", "/healthz", { key })).status).toBe(200);
+      expect((await service.call("GET", "/readyz", { key })).status).toBe(200);
+    }
+    const res = await service.call("GET", "/v1/projects/aurora-swap", { key });
+    expect(res.body.meta).toMatchObject({ credits_remaining: 4, rate_limit: { remaining: 59 } });
+  });
+
+  it("only GET: other methods keep decision 5 (401 without a key)", async () => {
+    expect((await service.call("POST", "/healthz", { key: null })).status).toBe(401);
+    expect((await service.call("GET", "/healthz/more", { key: null })).status).toBe(401);
+  });
+});
+
+describe("GET /readyz", () => {
+  it("names the snapshot and gives each precomputed snapshot's as_of and fresh_until", async () => {
+    const res = await service.call("GET", "/readyz", { key: null });
+    expect(res.status).toBe(200);
+    expectPublicHeaders(res.headers);
+    const snapshots = manifest.snapshots as Record<string, string | null>;
+    const precomputed: Record<string, unknown> = {};
+    for (const [name, asOf] of Object.entries(snapshots)) {
+      const bound = (freshnessBounds as Record<string, number>)[name];
+      const freshUntil = asOf === null || bound === undefined ? null : new Date(Date.parse(asOf) + bound).toISOString();
+      precomputed[name] = { as_of: asOf, fresh_until: freshUntil, fresh: freshUntil === null ? bound === undefined : service.clock.now <= Date.parse(freshUntil) };
+    }
+    expect(res.body).toEqual({ status: "ready", snapshot: manifest.content_hash, precomputed });
+    expect(Object.keys(precomputed).sort()).toEqual(["fund_rankings", "market", "stock_rankings", "trending_live", "trending_projects"]);
+  });
+
+  it("says when a precomputed snapshot is no longer fresh, at request time", async () => {
+    const liveAsOf = (manifest.snapshots as Record<string, string>).trending_live!;
+    const saved = service.clock.now;
+    service.clock.now = Date.parse(liveAsOf) + freshnessBounds.trending_live + 1;
+    try {
+      const res = await service.call("GET", "/readyz", { key: null });
+      expect(res.status).toBe(200);
+      expect(res.body.precomputed.trending_live.fresh).toBe(false);
+      expect(res.body.precomputed.stock_rankings).toEqual({ as_of: null, fresh_until: null, fresh: true });
+    } finally {
+      service.clock.now = saved;
+    }
+  });
+
+  it("503 once no snapshot is served (shutting down)", async () => {
+    const serving = await Serving.open(await fixtureSnapshot(), { now: () => service.clock.now, log: () => undefined });
+    const app = createApp({ serving, meter: service.meter, now: () => service.clock.now });
+    serving.close();
+    const res = await app.request("/readyz");
+    expect(res.status).toBe(503);
+    expect(await res.json()).toEqual({ status: "not_ready" });
+    expect(res.headers.get("cache-control")).toBe("no-store");
+    expect(res.headers.get("x-service-request-id")).toMatch(REQUEST_ID);
+    expect((await app.request("/healthz")).status).toBe(200);
+  });
+});
+
+describe("stale warnings", () => {
+  const asOf = "2026-03-01T10:00:00.000Z";
+  const staleAt = Date.parse(asOf) + freshnessBounds.trending_live;
+  const snapshot = { contentHash: "c".repeat(64), snapshots: { trending_live: asOf, stock_rankings: null } };
+
+  it("logs a warning before the snapshot goes stale, then when it has", async () => {
+    const lines: string[] = [];
+    // 40 ms before the warning is due: both lines come from timers.
+    const start = Date.now();
+    const now = () => staleAt - WARN_BEFORE_STALE_MS - 40 + (Date.now() - start);
+    const stop = watchFreshness(snapshot, now, (line) => lines.push(line));
+    try {
+      expect(lines).toEqual([]);
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/trending_live goes stale at 2026-03-01T12:00:00.000Z \(in 10 minutes\)/);
+    } finally {
+      stop();
+    }
+  });
+
+  it("logs at once a snapshot that is stale or about to be when loaded; stock rankings never", () => {
+    const lines: string[] = [];
+    watchFreshness(snapshot, () => staleAt + 1, (line) => lines.push(line))();
+    watchFreshness(snapshot, () => staleAt - 60_000, (line) => lines.push(line))();
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^cei serve: warning: snapshot c{64}: trending_live is stale since 2026-03-01T12:00:00.000Z/);
+    expect(lines[1]).toMatch(/trending_live goes stale at 2026-03-01T12:00:00.000Z;/);
+  });
+});

@@ -1,0 +1,89 @@
+// `cei serve` as an operator runs it: SIGHUP swaps in the file renamed over --snapshot (here with
+// --no-watch, so that only the signal can), refuses a bad one with one line on stderr, and
+// `cei inspect` shows until when each precomputed snapshot is fresh.
+import { copyFileSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { readManifest } from "../../compiler/manifest.ts";
+import { freshnessBounds } from "../../server/policy.ts";
+import { compileSnapshot } from "../../compiler/compile.ts";
+import { CEI_BIN, cei, startChildServer, type ChildServer } from "../metering/_processes.ts";
+import { compileFixture, FIXTURE_X_SECRET, fixtureDir } from "../_support/fixtures.ts";
+
+let work: string;
+let served: string;
+let server: ChildServer & { lines: string[] };
+const hashes: string[] = [];
+const files: string[] = [];
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), "cei-serve-swap-"));
+  const first = await compileFixture("valid");
+  files.push(join(work, "a.db"));
+  copyFileSync(first, files[0]!);
+  rmSync(join(first, ".."), { recursive: true, force: true });
+  // The same sources an hour later: other as_of values, another content hash.
+  files.push(join(work, "b.db"));
+  const compiled = await compileSnapshot({ sourceDir: fixtureDir("valid"), outFile: files[1]!, compiledAt: new Date("2026-03-01T13:00:00.000Z"), xSecret: FIXTURE_X_SECRET });
+  if (!compiled.ok) throw new Error(compiled.problems.join("\n"));
+  for (const file of files) hashes.push(readManifest(file).content_hash as string);
+  expect(hashes[0]).not.toBe(hashes[1]);
+  served = join(work, "served.db");
+  copyFileSync(files[0]!, served);
+  server = await startChildServer(
+    [CEI_BIN, "serve", "--snapshot", served, "--meter", join(work, "meter.db"), "--port", "0", "--no-watch"],
+    (lines) => /^cei serving .* on (http:\/\/127\.0\.0\.1:\d+)$/.exec(lines.at(-1)!)?.[1],
+  );
+}, 60_000);
+
+afterAll(async () => {
+  await server?.stop("SIGTERM");
+  if (work !== undefined) rmSync(work, { recursive: true, force: true });
+});
+
+async function readiness(): Promise<{ snapshot: string; header: string | null }> {
+  const response = await fetch(`${server.url}/readyz`);
+  const body = (await response.json()) as { snapshot: string };
+  return { snapshot: body.snapshot, header: response.headers.get("x-service-snapshot") };
+}
+
+async function until(condition: () => boolean | Promise<boolean>, what: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; stderr:\n${server.stderr()}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+it("SIGHUP swaps in the renamed file, says when nothing changed, and refuses a bad file", async () => {
+  expect(await readiness()).toEqual({ snapshot: hashes[0], header: hashes[0] });
+  copyFileSync(files[1]!, `${served}.new`);
+  renameSync(`${served}.new`, served);
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  expect((await readiness()).snapshot).toBe(hashes[0]);
+
+  server.child.kill("SIGHUP");
+  await until(async () => (await readiness()).snapshot === hashes[1], "the swap");
+  expect(server.stderr()).toContain(`cei serve: now serving snapshot ${hashes[1]} from ${served} (was ${hashes[0]};`);
+
+  server.child.kill("SIGHUP");
+  await until(() => server.stderr().includes("is the snapshot already served"), "the unchanged line");
+
+  writeFileSync(`${served}.new`, "garbage\n");
+  renameSync(`${served}.new`, served);
+  server.child.kill("SIGHUP");
+  await until(() => server.stderr().includes("refused"), "the refusal");
+  expect(server.stderr().split("\n").filter((line) => line.includes("refused"))).toEqual([
+    `cei serve: refused ${served}: it is not a SQLite database; still serving snapshot ${hashes[1]}`,
+  ]);
+  expect(await readiness()).toEqual({ snapshot: hashes[1], header: hashes[1] });
+}, 30_000);
+
+it("cei inspect shows until when each precomputed snapshot is fresh", async () => {
+  const shown = JSON.parse(await cei(["inspect", files[1]!])) as { snapshots: Record<string, string | null>; fresh_until: Record<string, string | null> };
+  expect(shown.fresh_until.stock_rankings).toBeNull();
+  expect(shown.fresh_until.market).toBe(new Date(Date.parse(shown.snapshots.market!) + freshnessBounds.market).toISOString());
+  expect(shown.fresh_until.trending_live).toBe(new Date(Date.parse(shown.snapshots.trending_live!) + freshnessBounds.trending_live).toISOString());
+  expect(Object.keys(shown.fresh_until).sort()).toEqual(Object.keys(shown.snapshots).sort());
+});
