@@ -1,7 +1,7 @@
 // `cei diff <old> <new>`: what a new snapshot changes, for reviewers. Exit codes as diff(1):
 // 0 no differences, 1 differences, 2 trouble (a file missing or not a snapshot, or two format versions).
 import type { Command } from "commander";
-import { diffSnapshots, SnapshotDiffError } from "../snapshot/diff.ts";
+import { diffSnapshots, SnapshotDiffError, type SnapshotDiff } from "../snapshot/diff.ts";
 import { formatDiff, summariseDiff } from "../snapshot/text.ts";
 
 interface DiffOptions { json?: boolean; summary?: boolean }
@@ -15,7 +15,7 @@ export function registerDiff(program: Command): void {
     .option("--json", "print the difference as JSON (shape: docs/diff.md)")
     .option("--summary", "print the counts only")
     .action((oldFile: string, newFile: string, options: DiffOptions) => {
-      let diff;
+      let diff: SnapshotDiff;
       try {
         diff = diffSnapshots(oldFile, newFile);
       } catch (error) {

@@ -92,6 +92,25 @@ test("trouble exits 2 with our own sentence: missing file, not a snapshot, diffe
   });
 });
 
+/** `cei diff` with stdout on a pseudo-terminal (util-linux `script`), as a reviewer at a terminal runs it; exit 1 expected. */
+async function ceiOnTty(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string }> {
+  const command = [process.execPath, join(REPO, "bin/cei.js"), "diff", ...args].join(" ");
+  const failed = (await run("script", ["-qec", command, "/dev/null"], { cwd: dir, env }).then(() => ({ code: 0, stdout: "" }), (e: { code: number; stdout: string }) => e));
+  return { code: failed.code, stdout: failed.stdout.replaceAll("\r\n", "\n") };
+}
+
+test("colour on a terminal, unless NO_COLOR is set", async () => {
+  const { NO_COLOR: _ignored, ...withoutNoColor } = process.env;
+  const [tty, noColor] = await Promise.all([
+    ceiOnTty(["--summary", "old.db", "new.db"], withoutNoColor),
+    ceiOnTty(["--summary", "old.db", "new.db"], { ...withoutNoColor, NO_COLOR: "1" }),
+  ]);
+  expect([tty.code, noColor.code]).toEqual([1, 1]);
+  expect(tty.stdout).toContain("\x1b[32m1 added\x1b[0m");
+  expect(tty.stdout.replace(/\x1b\[\d+m/g, "")).toBe(noColor.stdout);
+  expect(noColor.stdout).toBe(readFileSync(join(GOLDEN, "valid-to-changed.summary.txt"), "utf8"));
+});
+
 test("the library: colour only when asked; the summary is the text's first part", () => {
   const diff = diffSnapshots(join(dir, "old.db"), join(dir, "new.db"));
   const coloured = formatDiff(diff, { colour: true });
