@@ -32,13 +32,8 @@ export function diffRankings(db: Database.Database): Record<string, RankingDiff>
     if (spec.asOf === "trending_days") for (const [day, change] of dayAsOf) group(`${spec.name}/${day}`).as_of = change;
     else if (spec.asOf !== null && snapshotAsOf.has(spec.asOf.snapshot)) group(spec.name).as_of = snapshotAsOf.get(spec.asOf.snapshot)!;
     if (tableInBoth(db, spec.table)) _entries(db, spec, group);
-    if (spec.name === "market" && tableInBoth(db, MARKET_SUMMARY_TABLE)) {
-      const rows = diffRows(db, MARKET_SUMMARY_TABLE, []);
-      const summary = {
-        ...Object.fromEntries(rows.added.flatMap((row) => Object.entries(row).map(([k, v]) => [k, { old: null, new: v }]))),
-        ...Object.fromEntries(rows.removed.flatMap((row) => Object.entries(row).map(([k, v]) => [k, { old: v, new: null }]))),
-        ...Object.assign({}, ...rows.changed.map((c) => c.fields)),
-      } as Record<string, FieldChange>;
+    if (spec.name === "market") {
+      const summary = _marketSummary(db);
       if (Object.keys(summary).length > 0) group(spec.name).summary = summary;
     }
     for (const name of [...groups.keys()].sort(compareIds)) result[name] = groups.get(name)!;
@@ -61,13 +56,24 @@ function _entries(db: Database.Database, spec: RankingSpec, group: (name: string
     }
     if (Object.keys(others).length > 0) diff.changed.push({ id: idOf(row), fields: others });
   }
-  for (const diff of new Set([...rows.added, ...rows.removed, ...rows.changed.map((c) => c.row)].map(nameOf))) {
-    const d = group(diff);
+  for (const name of new Set([...rows.added, ...rows.removed, ...rows.changed.map((c) => c.row)].map(nameOf))) {
+    const d = group(name);
     d.entered.sort((a, b) => a.position - b.position);
     d.left.sort((a, b) => a.position - b.position);
     d.moved.sort((a, b) => a.new - b.new);
     d.changed.sort((a, b) => compareIds(a.id, b.id));
   }
+}
+
+/** The market's one summary row, field by field; a row only one file holds changes from or to null. */
+function _marketSummary(db: Database.Database): Record<string, FieldChange> {
+  const summary: Record<string, FieldChange> = {};
+  if (!tableInBoth(db, MARKET_SUMMARY_TABLE)) return summary;
+  const rows = diffRows(db, MARKET_SUMMARY_TABLE, []);
+  for (const row of rows.added) for (const [field, value] of Object.entries(row)) summary[field] = { old: null, new: value };
+  for (const row of rows.removed) for (const [field, value] of Object.entries(row)) summary[field] = { old: value, new: null };
+  for (const { fields } of rows.changed) Object.assign(summary, fields);
+  return summary;
 }
 
 /** `as_of` changes of a (key, as_of) table; a row only one file holds changes from or to null. */
