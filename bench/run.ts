@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [-- --only compile,http,scaling,search,startup,refused]`: runs the
+// `npm run bench [-- --quick] [-- --only compile,diff,http,scaling,search,startup,refused]`: runs the
 // sections, prints their tables and the targets, and writes the same figures to bench/results.json.
 // Method and latest figures: docs/performance.md.
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
@@ -8,6 +8,7 @@ import { OUT_DIR, RESULTS_FILE, parseArgs, type Section } from "./_config.ts";
 import { fixed, formatTable, formatTargets, machineDescription, type SectionResult } from "./_report.ts";
 import { ensureSample, ensureSnapshot, snapshotFile, type Sample } from "./_samples.ts";
 import { benchCompile, recordsLabel } from "./compile.ts";
+import { benchDiff } from "./diff.ts";
 import { benchHttp } from "./http.ts";
 import { benchRefused } from "./refused.ts";
 import { benchScaling } from "./scaling.ts";
@@ -46,6 +47,7 @@ for (const sample of samples) snapshots.push(wants("compile") ? snapshotFile(sam
 const largeSnapshot = snapshots[snapshots.length - 1]!;
 const largeLabel = recordsLabel(large.lines);
 
+await runSection("diff", () => benchDiff(config, large, largeSnapshot, log));
 await runSection("search", () => benchSearch(config, large, largeSnapshot, log));
 await runSection("startup", () => benchStartup(config, large, largeSnapshot, log));
 await runSection("http", () => benchHttp(config, largeSnapshot, largeLabel, log));

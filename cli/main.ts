@@ -10,6 +10,7 @@ const subcommands: Record<string, () => Promise<Register>> = {
   sample: async () => (await import("./sample.ts")).registerSample,
   schema: async () => (await import("./schema.ts")).registerSchema,
   inspect: async () => (await import("./inspect.ts")).registerInspect,
+  diff: async () => (await import("./diff.ts")).registerDiff,
   serve: async () => (await import("./serve.ts")).registerServe,
   keys: async () => (await import("./keys.ts")).registerKeys,
 };
