@@ -21,7 +21,7 @@ export const searchEntitiesRequest = z.strictObject({
         params: { code: "duplicate_value" },
       })
       .optional(),
-    limit: limitBody(20),
+    limit: limitBody(20, SEARCH_DEFAULT_LIMIT),
   }, "must be a JSON object"),
 });
 
@@ -56,7 +56,7 @@ export const searchEntities = defineOperation({
     const allFamilies = new Set(searchFamilies);
     return ({ body }): SearchEntitiesResponse => {
       const families = body.types === undefined ? allFamilies : new Set(body.types);
-      const limit = body.limit ?? SEARCH_DEFAULT_LIMIT;
+      const limit = body.limit;
       const results: SearchResult[] = [];
       for (const hit of index.search(body.q, families, limit)) {
         const found = identity[hit.type](hit.id);
