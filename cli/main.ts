@@ -12,6 +12,7 @@ const subcommands: Record<string, () => Promise<Register>> = {
   inspect: async () => (await import("./inspect.ts")).registerInspect,
   serve: async () => (await import("./serve.ts")).registerServe,
   keys: async () => (await import("./keys.ts")).registerKeys,
+  openapi: async () => (await import("./openapi.ts")).registerOpenapi,
 };
 
 const program = new Command("cei")

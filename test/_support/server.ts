@@ -14,6 +14,7 @@ import { Meter } from "../../server/meter/meter.ts";
 import type { Scope, Tier } from "../../server/policy.ts";
 import { openSnapshot } from "../../server/snapshot.ts";
 import { compileFixture, FIXTURE_COMPILED_AT } from "./fixtures.ts";
+import { openApiContract } from "./openapi.ts";
 
 export const FIXTURE_NOW = FIXTURE_COMPILED_AT.getTime();
 export const REQUEST_ID = /^[A-Za-z0-9_.:-]{8,96}$/;
@@ -66,6 +67,7 @@ export async function createTestService(options: { releaseTrendingProjects?: boo
   const meter = Meter.open(meterFile, { now, synchronous: "NORMAL" });
   const snapshot = openSnapshot(snapshotFile);
   const app = createApp({ snapshot, meter, now, releaseTrendingProjects: options.releaseTrendingProjects, checkResponses: true });
+  const contract = openApiContract(options.releaseTrendingProjects ?? false);
   let defaultKey: string | undefined;
 
   const service: TestService = {
@@ -88,6 +90,8 @@ export async function createTestService(options: { releaseTrendingProjects?: boo
       }
       const response = await app.request(path, init);
       const text = await response.text();
+      // Every answer of every suite that calls through here must be one the OpenAPI document describes.
+      contract.expectDescribed(method, path, { status: response.status, headers: response.headers, text });
       return { status: response.status, headers: response.headers, text, body: text === "" ? null : JSON.parse(text) };
     },
     close() {
