@@ -33,7 +33,7 @@ it("documents the hidden operation only when it is released", () => {
   expect(hidden.map((route) => route.operation)).toEqual(["list_trending_projects"]);
   expect(committedText).not.toContain("list_trending_projects");
   expect(committedText).not.toContain("ListTrendingProjects");
-  const withHidden = buildOpenApi({ releaseTrendingProjects: true, examples: {} }) as { paths: Record<string, Record<string, { operationId: string }>> };
+  const withHidden = buildOpenApi({ releaseTrendingProjects: true, examples: {} }) as unknown as { paths: Record<string, Record<string, { operationId: string }>> };
   expect(withHidden.paths["/v1/projects/trending"]?.get?.operationId).toBe("list_trending_projects");
 });
 
