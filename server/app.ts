@@ -7,6 +7,7 @@ import type { Meter } from "./meter/meter.ts";
 import { routes, type Route } from "./routes.ts";
 import { Pipeline, serveRoute, type ServedRoute } from "./_pipeline.ts";
 import { newRequestId, respondError } from "./_respond.ts";
+import { registerReference } from "./public/reference.ts";
 
 export interface AppOptions {
   /** The compiled snapshot, opened read-only (see openSnapshot). */
@@ -48,6 +49,8 @@ export function createApp(options: AppOptions): H3 {
     served.push(entry);
     app.on(route.method, route.path, (event) => pipeline.handle(event, entry, event.context.params));
   }
+
+  registerReference(app, { releaseTrendingProjects: options.releaseTrendingProjects === true });
 
   app.all("/**", (event) => {
     // An empty path segment where a parameter belongs is that parameter out of range (decision 7).
