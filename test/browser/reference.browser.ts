@@ -38,7 +38,7 @@ it("renders every operation, from this server only, without a console error", as
   const operations = documentedRoutes(false).map((route) => route.operation);
   await page.waitForSelector(`[data-section-id$="operation/${operations.at(-1)}"]`);
   for (const operation of operations) {
-    await expect.poll(() => page.locator(`[data-section-id$="operation/${operation}"]`).count(), operation).toBeGreaterThan(0);
+    await expect.poll(() => page.locator(`[data-section-id$="operation/${operation}"]`).count(), { message: operation }).toBeGreaterThan(0);
   }
   expect(await page.title()).toBe("Curated Entity Intelligence API reference");
   expect(await page.locator("text=Curated Entity Intelligence API").first().isVisible()).toBe(true);
