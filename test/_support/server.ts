@@ -7,6 +7,7 @@ import { join } from "node:path";
 import type Database from "better-sqlite3";
 import type { H3 } from "h3";
 import { createApp } from "../../server/app.ts";
+import { REQUEST_ID_PATTERN } from "../../server/envelope.ts";
 import { startServer, type RunningServer } from "../../server/listen.ts";
 import { openMeterDatabase } from "../../server/meter/_database.ts";
 import { createKey, disableKey, enableKey, revokeKey } from "../../server/meter/keys.ts";
@@ -17,7 +18,7 @@ import { compileFixture, FIXTURE_COMPILED_AT } from "./fixtures.ts";
 import { openApiContract } from "./openapi.ts";
 
 export const FIXTURE_NOW = FIXTURE_COMPILED_AT.getTime();
-export const REQUEST_ID = /^[A-Za-z0-9_.:-]{8,96}$/;
+export const REQUEST_ID = REQUEST_ID_PATTERN;
 
 export interface CallResult {
   status: number;
