@@ -1,6 +1,10 @@
 // docs/openapi.json is what `cei openapi` generates from the routes, the policy table and the
 // operations' schemas, and it says what those say: scopes, costs, errors, parameters, examples.
-import { readFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openApiText } from "../../cli/openapi.ts";
 import { codeToStatus, errorCodes } from "../../server/errors.ts";
@@ -18,6 +22,26 @@ const operationOf = (route: (typeof routes)[number]) => committed.paths[openApiP
 
 it("docs/openapi.json is exactly what `cei openapi` writes (rerun `npx cei openapi --out docs/openapi.json`)", async () => {
   expect(await openApiText({ releaseTrendingProjects: false })).toBe(committedText);
+});
+
+it("`cei openapi --release-trending-projects --out <file>` writes the document with the hidden operation and prints its sha256", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "cei-openapi-cli-"));
+  try {
+    const out = join(dir, "openapi.json");
+    const child = spawn(process.execPath, ["bin/cei.js", "openapi", "--release-trending-projects", "--out", out], {
+      cwd: new URL("../../", import.meta.url), stdio: ["ignore", "ignore", "pipe"],
+    });
+    let stderr = "";
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    expect(await new Promise((resolve) => child.once("close", resolve)), stderr).toBe(0);
+    const text = readFileSync(out, "utf8");
+    const document = JSON.parse(text);
+    expect(document.paths["/v1/projects/trending"].get["x-credit-cost"]).toBe(operationPolicy.list_trending_projects.cost);
+    expect(document.components.examples.list_trending_projects.value.data.kind).toBe("trending_projects");
+    expect(stderr).toContain(`sha256 ${createHash("sha256").update(text).digest("hex")}`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 it("is OpenAPI 3.1 at the interface version, with the bearer scheme required everywhere", () => {
