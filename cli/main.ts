@@ -13,6 +13,7 @@ const subcommands: Record<string, () => Promise<Register>> = {
   diff: async () => (await import("./diff.ts")).registerDiff,
   serve: async () => (await import("./serve.ts")).registerServe,
   keys: async () => (await import("./keys.ts")).registerKeys,
+  openapi: async () => (await import("./openapi.ts")).registerOpenapi,
 };
 
 const program = new Command("cei")

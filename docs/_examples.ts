@@ -3,10 +3,11 @@
 // between `<!-- example:NAME -->` and `<!-- /example -->` is rewritten in place; nothing else in
 // the file changes. Run with `npx tsx docs/_examples.ts`. Re-running gives the same file: request
 // ids (random on a real server) are replaced by numbered placeholders of the same format.
+// `cei openapi` uses the same examples (collectExamples) in docs/openapi.json.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import type Database from "better-sqlite3";
 import { compileSnapshot } from "../compiler/compile.ts";
 import { writeSample } from "../data/sample.ts";
@@ -25,7 +26,7 @@ const X_SECRET = "docs-example-x-secret";
 const BASE_URL = "http://127.0.0.1:8787";
 const API_MD = fileURLToPath(new URL("./api.md", import.meta.url));
 
-interface Example {
+export interface Example {
   name: string;
   /** Shell lines shown before the response. */
   curl: string;
@@ -108,7 +109,8 @@ function render(example: Example): string {
 
 // ---- running the examples ----
 
-async function main(): Promise<void> {
+/** Every example, from a fresh compile of the sample served in-process (about 2 seconds). */
+export async function collectExamples(): Promise<Example[]> {
   const work = mkdtempSync(join(tmpdir(), "cei-docs-examples-"));
   try {
     const sourceDir = join(work, "sample");
@@ -204,9 +206,7 @@ async function main(): Promise<void> {
     admin.close();
     snapshot.close();
     serving.close();
-
-    writeFileSync(API_MD, replaceBlocks(readFileSync(API_MD, "utf8"), examples));
-    console.log(`docs/api.md: ${examples.length} examples written`);
+    return examples;
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
@@ -228,4 +228,8 @@ function replaceBlocks(markdown: string, examples: readonly Example[]): string {
   return result;
 }
 
-await main();
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const examples = await collectExamples();
+  writeFileSync(API_MD, replaceBlocks(readFileSync(API_MD, "utf8"), examples));
+  console.log(`docs/api.md: ${examples.length} examples written`);
+}

@@ -9,6 +9,7 @@ import { routes, type Route } from "./routes.ts";
 import type { LoadedSnapshot, Serving } from "./serving.ts";
 import { Pipeline } from "./_pipeline.ts";
 import { newRequestId, respondError } from "./_respond.ts";
+import { registerReference } from "./public/reference.ts";
 
 /** Names the snapshot that answered, on every response (docs/api.md). */
 export const SNAPSHOT_HEADER = "x-service-snapshot";
@@ -62,6 +63,8 @@ export function createApp(options: AppOptions): H3 {
       _fromOneSnapshot(event, serving, (snapshot) => pipeline.handle(event, snapshot.routes[route.operation], event.context.params)),
     );
   }
+
+  registerReference(app, { releaseTrendingProjects: options.releaseTrendingProjects === true });
 
   app.all("/**", (event) =>
     _fromOneSnapshot(event, serving, (snapshot) => {

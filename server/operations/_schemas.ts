@@ -9,29 +9,36 @@ export const pathSlug = z
   .min(1, "must be 1-160 characters")
   .max(160, "must be 1-160 characters");
 
-/** `limit` as a query string: digits only, then the documented range. */
-export function limitQuery(max: number) {
+// Defaults live in the schemas, so that the handler, the docs and the OpenAPI document share them.
+
+/** `limit` as a query string: digits only, then the documented range; `fallback` when absent. */
+export function limitQuery(max: number, fallback: number) {
   return z
     .string()
     .regex(/^[0-9]{1,6}$/, `must be an integer from 1 to ${max}`)
     .transform(Number)
     .pipe(z.number().int().min(1, `must be an integer from 1 to ${max}`).max(max, `must be an integer from 1 to ${max}`))
-    .optional();
+    .default(fallback);
 }
 
-/** `limit` in a JSON body. */
-export function limitBody(max: number) {
+/** `limit` in a JSON body; `fallback` when absent. */
+export function limitBody(max: number, fallback: number) {
   return z
     .number(`must be an integer from 1 to ${max}`)
     .int(`must be an integer from 1 to ${max}`)
     .min(1, `must be an integer from 1 to ${max}`)
     .max(max, `must be an integer from 1 to ${max}`)
-    .optional();
+    .default(fallback);
 }
 
-/** An optional query enum; the message lists the allowed values. */
+/** An optional query enum (absent: no filter); the message lists the allowed values. */
 export function enumQuery<const T extends readonly [string, ...string[]]>(values: T) {
   return z.enum(values, `must be one of: ${values.join(", ")}`).optional();
+}
+
+/** A query enum that takes `fallback` when absent. */
+export function enumQueryOr<const T extends readonly [string, ...string[]]>(values: T, fallback: T[number]) {
+  return z.enum(values, `must be one of: ${values.join(", ")}`).default(fallback as never);
 }
 
 export const noQuery = z.strictObject({});

@@ -9,7 +9,7 @@ export const PERSON_INVESTMENTS_DEFAULT_LIMIT = 20;
 
 export const getPersonInvestmentsRequest = z.strictObject({
   params: z.strictObject({ slug: pathSlug }),
-  query: z.strictObject({ limit: limitQuery(20) }),
+  query: z.strictObject({ limit: limitQuery(20, PERSON_INVESTMENTS_DEFAULT_LIMIT) }),
 });
 
 export const getPersonInvestmentsResponse = z.strictObject({
@@ -40,7 +40,7 @@ export const getPersonInvestments = defineOperation({
     return ({ params, query }): GetPersonInvestmentsResponse | typeof notFound => {
       const person = personBySlug.get(params.slug);
       if (person === undefined) return notFound;
-      const limit = query.limit ?? PERSON_INVESTMENTS_DEFAULT_LIMIT;
+      const limit = query.limit;
       return {
         kind: "person_investments",
         id: person.id,

@@ -8,7 +8,7 @@ export const PERSON_ROLES_DEFAULT_LIMIT = 20;
 
 export const getPersonRolesRequest = z.strictObject({
   params: z.strictObject({ slug: pathSlug }),
-  query: z.strictObject({ limit: limitQuery(20) }),
+  query: z.strictObject({ limit: limitQuery(20, PERSON_ROLES_DEFAULT_LIMIT) }),
 });
 
 const roleEntry = z.strictObject({ project: projectRef, is_current: z.boolean() });
@@ -41,7 +41,7 @@ export const getPersonRoles = defineOperation({
     return ({ params, query }): GetPersonRolesResponse | typeof notFound => {
       const person = personBySlug.get(params.slug);
       if (person === undefined) return notFound;
-      const limit = query.limit ?? PERSON_ROLES_DEFAULT_LIMIT;
+      const limit = query.limit;
       return {
         kind: "person_roles",
         id: person.id,

@@ -8,7 +8,7 @@ export const PROJECT_EVENTS_DEFAULT_LIMIT = 20;
 
 export const getProjectEventsRequest = z.strictObject({
   params: z.strictObject({ slug: pathSlug }),
-  query: z.strictObject({ limit: limitQuery(20) }),
+  query: z.strictObject({ limit: limitQuery(20, PROJECT_EVENTS_DEFAULT_LIMIT) }),
 });
 
 const projectEvent = z.strictObject({ id: z.string(), type: z.string(), occurred_at: dateTime });
@@ -39,7 +39,7 @@ export const getProjectEvents = defineOperation({
     return ({ params, query }): GetProjectEventsResponse | typeof notFound => {
       const project = projectBySlug.get(params.slug);
       if (project === undefined) return notFound;
-      const limit = query.limit ?? PROJECT_EVENTS_DEFAULT_LIMIT;
+      const limit = query.limit;
       return {
         kind: "project_events",
         id: project.id,

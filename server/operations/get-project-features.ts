@@ -8,7 +8,7 @@ export const PROJECT_FEATURES_DEFAULT_LIMIT = 20;
 
 export const getProjectFeaturesRequest = z.strictObject({
   params: z.strictObject({ slug: pathSlug }),
-  query: z.strictObject({ limit: limitQuery(20) }),
+  query: z.strictObject({ limit: limitQuery(20, PROJECT_FEATURES_DEFAULT_LIMIT) }),
 });
 
 const feature = z.strictObject({
@@ -52,7 +52,7 @@ export const getProjectFeatures = defineOperation({
     return ({ params, query }): GetProjectFeaturesResponse | typeof notFound => {
       const project = projectBySlug.get(params.slug);
       if (project === undefined) return notFound;
-      const limit = query.limit ?? PROJECT_FEATURES_DEFAULT_LIMIT;
+      const limit = query.limit;
       const features = featuresOf.all(project.id, limit);
       return {
         kind: "project_features",

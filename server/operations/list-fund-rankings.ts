@@ -1,7 +1,7 @@
 // 15. GET /v1/funds/rankings: the top-30 score snapshot as fund identities, filtered by fund type.
 import { z } from "zod";
 import { ApiError, staleData } from "../errors.ts";
-import { dateTime, enumQuery, limitQuery, ranked } from "./_schemas.ts";
+import { dateTime, enumQueryOr, limitQuery, ranked } from "./_schemas.ts";
 import { isFresh } from "./_freshness.ts";
 import { defineOperation } from "./_operation.ts";
 
@@ -10,7 +10,7 @@ export const fundTypes = ["all", "vc", "angel", "accelerator", "launchpad", "cvc
 
 export const listFundRankingsRequest = z.strictObject({
   params: z.strictObject({}),
-  query: z.strictObject({ fund_type: enumQuery(fundTypes), limit: limitQuery(30) }),
+  query: z.strictObject({ fund_type: enumQueryOr(fundTypes, "all"), limit: limitQuery(30, FUND_RANKINGS_DEFAULT_LIMIT) }),
 });
 
 const rankedFund = z.strictObject({
@@ -46,8 +46,8 @@ export const listFundRankings = defineOperation({
       ORDER BY r.position LIMIT @limit`);
     return ({ query }): ListFundRankingsResponse | ApiError => {
       if (asOf === null || !isFresh(asOf, "fund_rankings", now())) return staleData;
-      const fundType = query.fund_type ?? "all";
-      const limit = query.limit ?? FUND_RANKINGS_DEFAULT_LIMIT;
+      const fundType = query.fund_type;
+      const limit = query.limit;
       return {
         kind: "fund_rankings",
         ranking_basis: "service_score",

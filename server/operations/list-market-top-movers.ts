@@ -1,7 +1,7 @@
 // 12. GET /v1/markets/top-movers: gainers and losers of the fresh top-200 universe for one period.
 import { z } from "zod";
 import { ApiError, staleData } from "../errors.ts";
-import { dateTime, enumQuery, limitQuery, ranked } from "./_schemas.ts";
+import { dateTime, enumQueryOr, limitQuery, ranked } from "./_schemas.ts";
 import { isFresh } from "./_freshness.ts";
 import { defineOperation } from "./_operation.ts";
 
@@ -11,7 +11,7 @@ const periods = ["24h", "7d"] as const;
 
 export const listMarketTopMoversRequest = z.strictObject({
   params: z.strictObject({}),
-  query: z.strictObject({ period: enumQuery(periods), limit: limitQuery(20) }),
+  query: z.strictObject({ period: enumQueryOr(periods, TOP_MOVERS_DEFAULT_PERIOD), limit: limitQuery(20, TOP_MOVERS_DEFAULT_LIMIT) }),
 });
 
 const mover = z.strictObject({
@@ -57,8 +57,8 @@ export const listMarketTopMovers = defineOperation({
       ORDER BY m.position LIMIT @limit`);
     return ({ query }): ListMarketTopMoversResponse | ApiError => {
       if (asOf === null || !isFresh(asOf, "market", now())) return staleData;
-      const period = query.period ?? TOP_MOVERS_DEFAULT_PERIOD;
-      const limit = query.limit ?? TOP_MOVERS_DEFAULT_LIMIT;
+      const period = query.period;
+      const limit = query.limit;
       return {
         kind: "market_top_movers",
         as_of: asOf,

@@ -1,6 +1,6 @@
 // 14. GET /v1/stocks/rankings: the 30 most recent IPOs, filtered by region and angle inside them.
 import { z } from "zod";
-import { date, enumQuery, limitQuery, ranked } from "./_schemas.ts";
+import { date, enumQueryOr, limitQuery, ranked } from "./_schemas.ts";
 import { defineOperation } from "./_operation.ts";
 
 export const STOCK_RANKINGS_DEFAULT_LIMIT = 12;
@@ -12,7 +12,7 @@ export const stockAngles = [
 
 export const listStockRankingsRequest = z.strictObject({
   params: z.strictObject({}),
-  query: z.strictObject({ region: enumQuery(stockRegions), angle: enumQuery(stockAngles), limit: limitQuery(30) }),
+  query: z.strictObject({ region: enumQueryOr(stockRegions, "all"), angle: enumQueryOr(stockAngles, "all"), limit: limitQuery(30, STOCK_RANKINGS_DEFAULT_LIMIT) }),
 });
 
 const rankedStock = z.strictObject({
@@ -55,9 +55,9 @@ export const listStockRankings = defineOperation({
       WHERE (@region IS NULL OR s.region = @region) AND (@angle IS NULL OR s.crypto_angle = @angle)
       ORDER BY r.position LIMIT @limit`);
     return ({ query }): ListStockRankingsResponse => {
-      const region = query.region ?? "all";
-      const angle = query.angle ?? "all";
-      const limit = query.limit ?? STOCK_RANKINGS_DEFAULT_LIMIT;
+      const region = query.region;
+      const angle = query.angle;
+      const limit = query.limit;
       const rows = ranked(rankings.all({ region: region === "all" ? null : region, angle: angle === "all" ? null : angle, limit }));
       return {
         kind: "stock_rankings",

@@ -23,7 +23,7 @@ const calendarDate = z
 
 export const listTrendingEntitiesRequest = z.strictObject({
   params: z.strictObject({}),
-  query: z.strictObject({ entity_type: enumQuery(entityTypes), date: calendarDate, limit: limitQuery(20) }),
+  query: z.strictObject({ entity_type: enumQuery(entityTypes), date: calendarDate, limit: limitQuery(20, TRENDING_ENTITIES_DEFAULT_LIMIT) }),
 });
 
 const rank = z.number().int().min(1);
@@ -109,7 +109,7 @@ export const listTrendingEntities = defineOperation({
         if (asOf === undefined) return noTrendingRanking(date);
       }
       const entityType = query.entity_type ?? null;
-      const limit = query.limit ?? TRENDING_ENTITIES_DEFAULT_LIMIT;
+      const limit = query.limit;
       return {
         kind: "trending_topics",
         ranking_basis: "service_trending_signal",

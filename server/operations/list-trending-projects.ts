@@ -11,7 +11,7 @@ export const hotTiers = ["viral", "hot", "rising", "early", "watch"] as const;
 
 export const listTrendingProjectsRequest = z.strictObject({
   params: z.strictObject({}),
-  query: z.strictObject({ tier: enumQuery(hotTiers), limit: limitQuery(30) }),
+  query: z.strictObject({ tier: enumQuery(hotTiers), limit: limitQuery(30, TRENDING_PROJECTS_DEFAULT_LIMIT) }),
 });
 
 const trendingProject = z.strictObject({
@@ -48,7 +48,7 @@ export const listTrendingProjects = defineOperation({
     return ({ query }): ListTrendingProjectsResponse | ApiError => {
       if (asOf === null || !isFresh(asOf, "trending_projects", now())) return staleData;
       const tier = query.tier ?? null;
-      const limit = query.limit ?? TRENDING_PROJECTS_DEFAULT_LIMIT;
+      const limit = query.limit;
       return {
         kind: "trending_projects",
         ranking_basis: "service_trending_signal",

@@ -47,7 +47,7 @@ export const searchEntitiesRequest = z.strictObject({
   body: z.strictObject({
     q: searchText,
     types: searchTypes.optional(),
-    limit: limitBody(20),
+    limit: limitBody(20, SEARCH_DEFAULT_LIMIT),
   }, "must be a JSON object"),
 });
 

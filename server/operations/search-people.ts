@@ -9,7 +9,7 @@ export const PEOPLE_SEARCH_DEFAULT_LIMIT = 10;
 
 export const searchPeopleRequest = z.strictObject({
   params: z.strictObject({}),
-  query: z.strictObject({ query: searchText, limit: limitQuery(20) }),
+  query: z.strictObject({ query: searchText, limit: limitQuery(20, PEOPLE_SEARCH_DEFAULT_LIMIT) }),
 });
 
 export const searchPeopleResponse = z.strictObject({
@@ -32,7 +32,7 @@ export const searchPeople = defineOperation({
       "SELECT 'person' AS type, id, slug, full_name FROM people WHERE id = ? AND is_search_candidate = 1",
     );
     return ({ query }): SearchPeopleResponse => {
-      const limit = query.limit ?? PEOPLE_SEARCH_DEFAULT_LIMIT;
+      const limit = query.limit;
       const results: PersonIdentity[] = [];
       for (const hit of index.search(query.query, people, limit)) {
         const person = candidateById.get(hit.id);

@@ -4,6 +4,7 @@
 import { join } from "node:path";
 import type { H3 } from "h3";
 import { createApp } from "../../server/app.ts";
+import { REQUEST_ID_PATTERN } from "../../server/envelope.ts";
 import { startServer, type RunningServer } from "../../server/listen.ts";
 import { openMeterDatabase } from "../../server/meter/_database.ts";
 import { createKey, disableKey, enableKey, revokeKey } from "../../server/meter/keys.ts";
@@ -12,9 +13,10 @@ import type { Scope, Tier } from "../../server/policy.ts";
 import { Serving } from "../../server/serving.ts";
 import { compileFixture, FIXTURE_COMPILED_AT, FIXTURE_X_SECRET } from "./fixtures.ts";
 import { testTempDir } from "./temp.ts";
+import { openApiContract } from "./openapi.ts";
 
 export const FIXTURE_NOW = FIXTURE_COMPILED_AT.getTime();
-export const REQUEST_ID = /^[A-Za-z0-9_.:-]{8,96}$/;
+export const REQUEST_ID = REQUEST_ID_PATTERN;
 
 export interface CallResult {
   status: number;
@@ -67,6 +69,7 @@ export async function createTestService(options: { releaseTrendingProjects?: boo
   const xSecret = options.xSecret === null ? {} : { xSecret: options.xSecret ?? FIXTURE_X_SECRET };
   const serving = await Serving.open(snapshotFile, { now, log: () => undefined, ...xSecret });
   const app = createApp({ serving, meter, now, releaseTrendingProjects: options.releaseTrendingProjects, checkResponses: true });
+  const contract = openApiContract(options.releaseTrendingProjects ?? false);
   let defaultKey: string | undefined;
 
   const service: TestService = {
@@ -89,6 +92,8 @@ export async function createTestService(options: { releaseTrendingProjects?: boo
       }
       const response = await app.request(path, init);
       const text = await response.text();
+      // Every answer of every suite that calls through here must be one the OpenAPI document describes.
+      contract.expectDescribed(method, path, { status: response.status, headers: response.headers, text });
       return { status: response.status, headers: response.headers, text, body: text === "" ? null : JSON.parse(text) };
     },
     close() {

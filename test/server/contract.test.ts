@@ -1,10 +1,10 @@
 // One table over all 19 operations: envelopes, headers, request ids, strict field sets, the 401
 // cases, scope, unknown routes and methods, JSON on every error, and a scan of every body served.
-import { z } from "zod";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { routes } from "../../server/routes.ts";
 import { operationIds, operationPolicy, scopes, type OperationId } from "../../server/policy.ts";
-import { createTestService, REQUEST_ID, type CallResult, type TestService } from "../_support/server.ts";
+import { anyErrorEnvelope as errorEnvelope, meta } from "../../server/envelope.ts";
+import { createTestService, type CallResult, type TestService } from "../_support/server.ts";
 
 let service: TestService;
 beforeAll(async () => {
@@ -38,22 +38,6 @@ const cases: Record<OperationId, Case> = {
   get_key: { method: "GET", ok: "/v1/key", invalid: "/v1/key?limit=1" },
 };
 
-const tier = z.enum(["free", "pro", "pro_plus", "team", "internal"]);
-const rateLimit = z.strictObject({ limit: z.number().int().min(0), remaining: z.number().int().min(0), reset_at: z.iso.datetime({ precision: 3 }), tier });
-const meta = z.strictObject({
-  request_id: z.string().regex(REQUEST_ID),
-  credits_used: z.number().int().min(0),
-  credits_remaining: z.number().int().min(0).optional(),
-  rate_limit: rateLimit.optional(),
-});
-const errorEnvelope = z.strictObject({
-  error: z.strictObject({
-    code: z.enum(["INVALID_API_KEY", "INSUFFICIENT_CREDITS", "FORBIDDEN", "NOT_FOUND", "INVALID_REQUEST", "RATE_LIMITED", "INTERNAL_ERROR"]),
-    message: z.string().min(1),
-    details: z.array(z.strictObject({ path: z.string(), message: z.string(), code: z.string() })).min(1).optional(),
-  }),
-  meta,
-});
 
 const served: CallResult[] = [];
 const call = async (method: string, path: string, options: Parameters<TestService["call"]>[2] = {}) => {

@@ -14,6 +14,7 @@ import { createKey } from "../../server/meter/keys.ts";
 import { openSnapshot } from "../../server/snapshot.ts";
 import { FIXTURE_X_SECRET } from "../_support/fixtures.ts";
 import { createTestService, fixtureSnapshot, REQUEST_ID, startTestServer, type TestService } from "../_support/server.ts";
+import { openApiContract } from "../_support/openapi.ts";
 import { okMeta } from "./_expect.ts";
 import { testTempDir } from "../_support/temp.ts";
 
@@ -28,6 +29,13 @@ afterAll(async () => {
   service.close();
 });
 
+/** Every answer over HTTP must be one the OpenAPI document describes (headers as sent on the wire). */
+async function described(method: string, url: string, res: Response, releaseTrendingProjects = false): Promise<Response> {
+  const text = await res.clone().text();
+  openApiContract(releaseTrendingProjects).expectDescribed(method, url, { status: res.status, headers: res.headers, text });
+  return res;
+}
+
 function rawRequest(path: string, headers: Record<string, string>): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
   return new Promise((resolve, reject) => {
     const url = new URL(path, server.url);
@@ -35,7 +43,12 @@ function rawRequest(path: string, headers: Record<string, string>): Promise<{ st
       let body = "";
       res.setEncoding("utf8");
       res.on("data", (chunk: string) => (body += chunk));
-      res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+      res.on("end", () => {
+        const headers = new Headers();
+        for (const [name, value] of Object.entries(res.headers)) if (typeof value === "string") headers.set(name, value);
+        openApiContract().expectDescribed("GET", path, { status: res.statusCode!, headers, text: body });
+        resolve({ status: res.statusCode!, headers: res.headers, body });
+      });
     });
     req.on("error", reject);
     req.end();
@@ -45,7 +58,7 @@ function rawRequest(path: string, headers: Record<string, string>): Promise<{ st
 describe("over HTTP", () => {
   it("serves an operation with the envelope and headers", async () => {
     const { key } = service.newKey();
-    const res = await fetch(`${server.url}/v1/projects/aurora-swap`, { headers: { authorization: `Bearer ${key}` } });
+    const res = await described("GET", "/v1/projects/aurora-swap", await fetch(`${server.url}/v1/projects/aurora-swap`, { headers: { authorization: `Bearer ${key}` } }));
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("application/json; charset=utf-8");
     expect(res.headers.get("cache-control")).toBe("no-store");
@@ -56,11 +69,11 @@ describe("over HTTP", () => {
   });
   it("takes a JSON search body and answers 401 without a key", async () => {
     const { key } = service.newKey();
-    const search = await fetch(`${server.url}/v1/search`, {
+    const search = await described("POST", "/v1/search", await fetch(`${server.url}/v1/search`, {
       method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: JSON.stringify({ q: "btc" }),
-    });
+    }));
     expect(((await search.json()) as { data: { results: unknown } }).data.results).toEqual([{ type: "token", id: "tok_btc", symbol: "BTC", name: "Bitcoin" }]);
-    const anonymous = await fetch(`${server.url}/v1/search`, { method: "POST" });
+    const anonymous = await described("POST", "/v1/search", await fetch(`${server.url}/v1/search`, { method: "POST" }));
     expect(anonymous.status).toBe(401);
     expect(((await anonymous.json()) as { error: { code: string } }).error.code).toBe("INVALID_API_KEY");
   });
@@ -72,9 +85,9 @@ describe("over HTTP", () => {
         controller.close();
       },
     });
-    const res = await fetch(`${server.url}/v1/search`, {
+    const res = await described("POST", "/v1/search", await fetch(`${server.url}/v1/search`, {
       method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: chunks, duplex: "half",
-    } as RequestInit);
+    } as RequestInit));
     expect(res.status).toBe(422);
     expect(((await res.json()) as { error: { details: unknown } }).error.details).toEqual([{ path: "body", message: expect.any(String), code: "body_too_large" }]);
   });
@@ -145,11 +158,11 @@ describe("cei serve", () => {
         });
         child.once("exit", (code) => reject(new Error(`cei serve exited with ${code}`)));
       });
-      const res = await fetch(`${url}/v1/projects/aurora-swap`, { headers: { authorization: `Bearer ${key}` } });
+      const res = await described("GET", "/v1/projects/aurora-swap", await fetch(`${url}/v1/projects/aurora-swap`, { headers: { authorization: `Bearer ${key}` } }), true);
       expect(res.status).toBe(200);
       expect(((await res.json()) as { data: { id: string } }).data.id).toBe("proj_aurora");
       // Released: the route exists (the fixture's trend snapshot is stale on today's date: 500, not 404).
-      const trending = await fetch(`${url}/v1/projects/trending`, { headers: { authorization: `Bearer ${key}` } });
+      const trending = await described("GET", "/v1/projects/trending", await fetch(`${url}/v1/projects/trending`, { headers: { authorization: `Bearer ${key}` } }), true);
       expect(trending.status).not.toBe(404);
     } finally {
       child.kill("SIGTERM");

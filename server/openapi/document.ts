@@ -1,0 +1,157 @@
+// The OpenAPI 3.1 document of the API, derived from the route table, the policy table and the
+// operations' own zod schemas: a pure function of those and of the examples it is given.
+// `cei openapi` writes it to docs/openapi.json; the server serves it at /openapi.json.
+import type { z } from "zod";
+import { errorEnvelope, meta, rateLimitInfo, errorDetail, successEnvelope } from "../envelope.ts";
+import { codeToStatus, errorCodes, type ErrorCode } from "../errors.ts";
+import { MAX_BODY_BYTES } from "../_body.ts";
+import { operationPolicy, RATE_WINDOW_MS, scopes, tierRateLimits, tiers, type Scope } from "../policy.ts";
+import { routes, type Route } from "../routes.ts";
+import { errorResponseName, errorResponses, errorsOf, pascalCase, successHeaders } from "./_responses.ts";
+import { componentSchemas, inlineSchema, objectFields, type JsonSchema } from "./_schemas.ts";
+
+export const API_VERSION = "1.0.0-beta";
+export const DEFAULT_SERVER_URL = "http://127.0.0.1:8787";
+
+export interface OpenApiInput {
+  /** Documents the hidden operation 10 (GET /v1/projects/trending). */
+  releaseTrendingProjects: boolean;
+  /**
+   * Real answers, by name: an operation id for its 200 body, an error response name
+   * (`InvalidApiKey`, `RateLimited`, ...) for that error's body. Names without an example get none.
+   */
+  examples: Readonly<Record<string, unknown>>;
+}
+
+export interface OpenApiDocument {
+  [field: string]: unknown;
+  components: { [field: string]: unknown; examples: Record<string, { value: unknown }> };
+}
+
+/** The published routes: the hidden one only when released. */
+export function documentedRoutes(releaseTrendingProjects: boolean): Route[] {
+  return routes.filter((route) => route.release === undefined || releaseTrendingProjects);
+}
+
+/** `/v1/people/:slug/roles` → `/v1/people/{slug}/roles`. */
+export const openApiPath = (path: string) => path.replace(/:([A-Za-z_]+)/g, "{$1}");
+
+/** Scopes are the spec's area tags in lower case (decision 8): `x_accounts` → `X Accounts`. */
+function _tagOf(scope: Scope | null): string {
+  if (scope === null) return "Keys";
+  return scope.split("_").map((word) => (word === "x" ? "X" : word.charAt(0).toUpperCase() + word.slice(1))).join(" ");
+}
+
+const _summaryOf = (operation: string) => {
+  const words = operation.replaceAll("_", " ");
+  return words.charAt(0).toUpperCase() + words.slice(1);
+};
+
+function _credits(cost: number): string {
+  return cost === 1 ? "1 credit" : `${cost} credits`;
+}
+
+function _operation(route: Route, examples: OpenApiInput["examples"]): JsonSchema {
+  const policy: { scope: Scope | null; cost: number } = operationPolicy[route.operation];
+  const request = route.handler.request as z.ZodObject<{ params: z.ZodType; query: z.ZodType; body?: z.ZodType }>;
+  const parameters = [
+    ...objectFields(request.shape.params).map((field) => ({ name: field.name, in: "path", required: true, schema: field.schema })),
+    ...objectFields(request.shape.query).map((field) => ({ name: field.name, in: "query", required: field.required, schema: field.schema })),
+  ];
+  const hasPathIdentifier = route.path.includes(":");
+  const name = pascalCase(route.operation);
+  const success: JsonSchema = { schema: { $ref: `#/components/schemas/${name}Response` } };
+  if (Object.hasOwn(examples, route.operation)) success.examples = { sample: { $ref: `#/components/examples/${route.operation}` } };
+  const responses: Record<string, JsonSchema> = {
+    "200": {
+      description: `Success. ${_credits(policy.cost)} charged.`,
+      headers: successHeaders(),
+      content: { "application/json": success },
+    },
+  };
+  for (const code of errorsOf({ cost: policy.cost, hasPathIdentifier })) {
+    responses[String(codeToStatus[code])] = { $ref: `#/components/responses/${errorResponseName(code)}` };
+  }
+  const description = [
+    policy.scope === null ? "Needs no scope." : `Needs the \`${policy.scope}\` scope.`,
+    `Costs ${_credits(policy.cost)} per successful call; errors cost nothing.`,
+    request.shape.body === undefined
+      ? "Unknown or repeated query parameters are refused with 422."
+      : `The body is \`application/json\`, at most ${MAX_BODY_BYTES} bytes; unknown fields are refused with 422.`,
+  ].join(" ");
+  const operation: JsonSchema = {
+    operationId: route.operation,
+    summary: _summaryOf(route.operation),
+    description,
+    tags: [_tagOf(policy.scope)],
+    "x-scope": policy.scope,
+    "x-credit-cost": policy.cost,
+    parameters,
+  };
+  if (request.shape.body !== undefined) {
+    operation.requestBody = { required: true, content: { "application/json": { schema: inlineSchema(request.shape.body, "input") } } };
+  }
+  operation.responses = responses;
+  return operation;
+}
+
+const _description = () => `Curated, source-free facts about Web3 projects, tokens, funds, people, stocks, news stories, in-person events and X accounts.
+
+Every request needs \`Authorization: Bearer <API_KEY>\`. Every answer is JSON: \`{data, meta}\` on success, \`{error: {code, message, details?}, meta}\` on error, with \`Cache-Control: no-store\` and \`x-service-request-id\`.
+
+**Credits.** Each operation costs the credits given with it (\`x-credit-cost\`); errors never charge (\`meta.credits_used\` is 0).
+
+**Rate limits.** Requests per ${RATE_WINDOW_MS / 1000}-second window, by tier: ${tiers.map((tier) => `\`${tier}\` ${tierRateLimits[tier]}`).join(", ")}. Every request that passes the key, route and scope checks counts, valid or not.
+
+**Check order.** 401 key, 403 disabled or revoked key, 404 unknown route, 403 missing scope, 429 rate limit, 422 invalid request, 402 credits, 404 record, then 200.
+
+**Any other path or method** (including HEAD and OPTIONS) answers \`401 INVALID_API_KEY\` without a valid key, \`403 FORBIDDEN\` with a disabled or revoked one, and \`404 NOT_FOUND\` otherwise, in the same error envelopes.`;
+
+export function buildOpenApi(input: OpenApiInput): OpenApiDocument {
+  const published = documentedRoutes(input.releaseTrendingProjects);
+  const paths: Record<string, Record<string, JsonSchema>> = {};
+  for (const route of published) {
+    const path = openApiPath(route.path);
+    (paths[path] ??= {})[route.method.toLowerCase()] = _operation(route, input.examples);
+  }
+
+  const named: Array<readonly [string, z.ZodType]> = [["Meta", meta], ["RateLimit", rateLimitInfo], ["ErrorDetail", errorDetail]];
+  for (const code of errorCodes) named.push([`${errorResponseName(code)}Error`, errorEnvelope(code)]);
+  for (const route of published) {
+    const name = pascalCase(route.operation);
+    named.push([`${name}Data`, route.handler.response], [`${name}Response`, successEnvelope(route.handler.response)]);
+  }
+
+  const exampleNames = [...published.map((route) => route.operation), ...errorCodes.map((code: ErrorCode) => errorResponseName(code))];
+  const examples: Record<string, { summary: string; value: unknown }> = {};
+  for (const name of exampleNames) {
+    if (Object.hasOwn(input.examples, name)) examples[name] = { summary: "A real answer from the bundled sample", value: input.examples[name] };
+  }
+
+  const tagNames = [...new Set(published.map((route) => _tagOf(operationPolicy[route.operation].scope)))];
+  const scopeOfTag = new Map(scopes.map((scope) => [_tagOf(scope), scope]));
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Curated Entity Intelligence API",
+      version: API_VERSION,
+      description: _description(),
+      license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" },
+    },
+    servers: [{ url: DEFAULT_SERVER_URL, description: "`npm start` on this machine; use your deployment's base URL." }],
+    security: [{ bearerAuth: [] }],
+    tags: tagNames.map((name) => ({
+      name,
+      description: scopeOfTag.has(name) ? `Operations that need the \`${scopeOfTag.get(name)}\` scope.` : "Operations that need no scope.",
+    })),
+    paths,
+    components: {
+      securitySchemes: {
+        bearerAuth: { type: "http", scheme: "bearer", description: "An API key, sent as `Authorization: Bearer <API_KEY>`." },
+      },
+      schemas: componentSchemas(named),
+      responses: errorResponses((name) => Object.hasOwn(examples, name)),
+      examples,
+    },
+  };
+}
