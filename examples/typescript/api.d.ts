@@ -364,6 +364,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get key
+         * @description Needs no scope. Costs 0 credits per successful call; errors cost nothing. Unknown or repeated query parameters are refused with 422.
+         */
+        get: operations["get_key"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -510,7 +530,7 @@ export interface components {
             };
         };
         SearchEntitiesData: {
-            types: ("project" | "fund" | "person" | "token" | "stock" | "x_account")[];
+            types: ("project" | "fund" | "person" | "token" | "stock" | "x_account" | "news" | "event")[];
             limit: number;
             results: (components["schemas"]["GetProjectData"] | {
                 /** @constant */
@@ -542,6 +562,21 @@ export interface components {
                 /** @constant */
                 type: "x_account";
                 id: string;
+            } | {
+                /** @constant */
+                type: "news";
+                id: string;
+                title: string;
+                /** Format: date-time */
+                published_at: string;
+            } | {
+                /** @constant */
+                type: "event";
+                id: string;
+                slug: string;
+                name: string;
+                /** Format: date */
+                start_date: string;
             })[];
         };
         SearchEntitiesResponse: {
@@ -968,6 +1003,27 @@ export interface components {
             data: components["schemas"]["GetEventData"];
             meta: components["schemas"]["Meta"];
         };
+        GetKeyData: {
+            /** @constant */
+            kind: "key_info";
+            id: string;
+            /** @enum {string} */
+            tier: "free" | "pro" | "pro_plus" | "team" | "internal";
+            scopes: ("search" | "discovery" | "projects" | "funds" | "people" | "tokens" | "markets" | "stocks" | "news" | "events" | "x_accounts")[];
+            credits_remaining: number;
+            rate_limit: {
+                limit: number;
+                remaining: number;
+                /** Format: date-time */
+                reset_at: string;
+                /** @enum {string} */
+                tier: "free" | "pro" | "pro_plus" | "team" | "internal";
+            };
+        };
+        GetKeyResponse: {
+            data: components["schemas"]["GetKeyData"];
+            meta: components["schemas"]["Meta"];
+        };
     };
     responses: {
         /** @description HTTP 401 `INVALID_API_KEY`: A valid API key is required: send `Authorization: Bearer <API_KEY>`. */
@@ -1144,7 +1200,7 @@ export interface operations {
             content: {
                 "application/json": {
                     q: string;
-                    types?: ("project" | "fund" | "person" | "token" | "stock" | "x_account")[];
+                    types?: ("project" | "fund" | "person" | "token" | "stock" | "x_account" | "news" | "event")[];
                     /** @default 10 */
                     limit?: number;
                 };
@@ -1915,6 +1971,45 @@ export interface operations {
             402: components["responses"]["InsufficientCredits"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["InvalidRequest"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    get_key: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. 0 credits charged. */
+            200: {
+                headers: {
+                    /** @description Responses are never cacheable. */
+                    "Cache-Control": "no-store";
+                    /** @description Equals `meta.request_id`. */
+                    "x-service-request-id": string;
+                    /** @description Equals `meta.credits_used`: the cost on a 200, 0 on every error. */
+                    "x-service-credits-used": string;
+                    /** @description Equals `meta.credits_remaining`. */
+                    "x-service-credits-remaining": string;
+                    /** @description `limit=60;remaining=59;reset_at=2026-11-21T18:30:00.000Z;tier=free`: `meta.rate_limit` in one line. */
+                    "x-service-rate-limit": string;
+                    /** @description IETF draft rate-limit policy: `q` requests per `w` seconds. */
+                    "RateLimit-Policy": string;
+                    /** @description IETF draft rate-limit state: `r` requests remaining, `t` seconds until the window resets. */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetKeyResponse"];
+                };
+            };
+            401: components["responses"]["InvalidApiKey"];
+            403: components["responses"]["Forbidden"];
             422: components["responses"]["InvalidRequest"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
