@@ -90,7 +90,7 @@ export function registerServe(program: Command): void {
       const releaseTrendingProjects =
         options.releaseTrendingProjects === true || process.env.CEI_RELEASE_TRENDING_PROJECTS === "1";
       const app = createApp({ serving, meter, releaseTrendingProjects });
-      const running = await startServer(app, { port: _port(options.port), host: options.host, ...limits });
+      const running = await startServer(app, { port: _port(options.port), host: options.host, ...limits, snapshot: () => serving.contentHash });
       process.stdout.write(
         `cei serving ${options.snapshot} (snapshot ${serving.contentHash}) on ${running.url}` +
           (releaseTrendingProjects ? " (trending projects released)" : "") + "\n",

@@ -109,7 +109,7 @@ async function main(): Promise<void> {
   const key = "key" in demo ? demo.key : undefined;
   const serving = await Serving.open(paths.snapshot, { xSecret: readStartSecret(paths.xSecret) });
   const releaseTrendingProjects = process.env.CEI_RELEASE_TRENDING_PROJECTS === "1";
-  const running = await startServer(createApp({ serving, meter, releaseTrendingProjects }), { port, host });
+  const running = await startServer(createApp({ serving, meter, releaseTrendingProjects }), { port, host, snapshot: () => serving.contentHash });
 
   const snapshot = serving.acquire();
   const example = snapshot.db.prepare<[], { slug: string }>("SELECT slug FROM projects ORDER BY slug LIMIT 1").get();

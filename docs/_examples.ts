@@ -127,7 +127,18 @@ export async function collectExamples(): Promise<Example[]> {
     const snapshot = openSnapshot(snapshotFile);
     const serving = await Serving.open(snapshotFile, { now, log: () => undefined, xSecret: X_SECRET });
     const app = createApp({ serving, meter, now, releaseTrendingProjects: true, checkResponses: true });
-    const newKey = (tier: Tier, credits: number, scopes?: Scope[]) => createKey(admin, { tier, credits, scopes }, clock.now).key;
+    // Key ids are random too: each is shown as a numbered placeholder of the same format.
+    const keyIds = new Map<string, string>();
+    const newKey = (tier: Tier, credits: number, scopes?: Scope[]) => {
+      const created = createKey(admin, { tier, credits, scopes }, clock.now);
+      keyIds.set(created.id, `key_${String(keyIds.size + 1).padStart(16, "0")}`);
+      return created.key;
+    };
+    const withPlaceholders = (text: string, requestId: string, placeholder: string) => {
+      let out = text.replaceAll(requestId, placeholder);
+      for (const [id, shown] of keyIds) out = out.replaceAll(id, shown);
+      return out;
+    };
 
     const ids = pickIds(snapshot);
     const examples: Example[] = [];
@@ -143,9 +154,9 @@ export async function collectExamples(): Promise<Example[]> {
       if (response.status !== expectStatus) throw new Error(`${name}: expected ${expectStatus}, got ${response.status}: ${text}`);
       const requestId = response.headers.get("x-service-request-id") ?? "";
       const placeholder = placeholderId();
-      const parsed = JSON.parse(text.replaceAll(requestId, placeholder)) as unknown;
+      const parsed = JSON.parse(withPlaceholders(text, requestId, placeholder)) as unknown;
       const shownHeaders = new Headers();
-      for (const [header, value] of response.headers) shownHeaders.set(header, value.replaceAll(requestId, placeholder));
+      for (const [header, value] of response.headers) shownHeaders.set(header, withPlaceholders(value, requestId, placeholder));
       const curlParts = [`curl -s${method === "POST" ? " -X POST" : ""} "${BASE_URL}${path}"`];
       if (key !== null) curlParts.push(`-H "Authorization: Bearer $CEI_KEY"`);
       if (body !== undefined) curlParts.push(`-H "Content-Type: application/json" -d '${JSON.stringify(body)}'`);

@@ -17,13 +17,13 @@ export const listenerProblems = {
   unsupportedExpectation: { path: "headers", code: "unsupported_expectation", message: "The only Expect this server meets is 100-continue." },
 } as const satisfies Record<string, ErrorDetail>;
 
-function _envelope(problem: ErrorDetail): { requestId: string; body: string; headers: Record<string, string> } {
+function _envelope(problem: ErrorDetail, snapshot: string | undefined): { requestId: string; body: string; headers: Record<string, string> } {
   const requestId = newRequestId();
   const body = JSON.stringify({
     error: { code: "INVALID_REQUEST", message: defaultMessages.INVALID_REQUEST, details: [problem] },
     meta: { request_id: requestId, credits_used: 0 },
   });
-  const headers = {
+  const headers: Record<string, string> = {
     "content-type": "application/json; charset=utf-8",
     "cache-control": "no-store",
     "x-service-request-id": requestId,
@@ -31,20 +31,21 @@ function _envelope(problem: ErrorDetail): { requestId: string; body: string; hea
     "content-length": String(Buffer.byteLength(body)),
     connection: "close",
   };
+  if (snapshot !== undefined) headers["x-service-snapshot"] = snapshot;
   return { requestId, body, headers };
 }
 
 /** For requests Node parsed (missing Host, unknown Expect): written through the response object. */
-export function answerFromListener(response: ServerResponse, problem: ErrorDetail): void {
-  const { body, headers } = _envelope(problem);
+export function answerFromListener(response: ServerResponse, problem: ErrorDetail, snapshot: string | undefined): void {
+  const { body, headers } = _envelope(problem, snapshot);
   response.shouldKeepAlive = false;
   response.writeHead(422, headers);
   response.end(body);
 }
 
 /** For 'clientError', where there is no response object: the bytes go straight to the socket. */
-export function answerOnSocket(socket: Socket, problem: ErrorDetail): void {
-  const { body, headers } = _envelope(problem);
+export function answerOnSocket(socket: Socket, problem: ErrorDetail, snapshot: string | undefined): void {
+  const { body, headers } = _envelope(problem, snapshot);
   let head = "HTTP/1.1 422 Unprocessable Entity\r\n";
   for (const [name, value] of Object.entries(headers)) head += `${name}: ${value}\r\n`;
   socket.end(head + "\r\n" + body);

@@ -61,6 +61,13 @@ export const responseHeaders = {
     "x-service-request-id": z.string().regex(REQUEST_ID_PATTERN).describe("Equals `meta.request_id`."),
     "x-service-credits-used": digits(20).describe("Equals `meta.credits_used`: the cost on a 200, 0 on every error."),
   },
+  /** On every answer from the app and on the listener's own 422s; absent only while no snapshot is loaded. */
+  snapshot: {
+    "x-service-snapshot": z
+      .string()
+      .regex(/^[0-9a-f]{64}$/)
+      .describe("The content hash of the compiled snapshot that answered; every response is answered wholly from it. A new value means the data changed."),
+  },
   keyKnown: {
     "x-service-credits-remaining": digits(20).describe("Equals `meta.credits_remaining`."),
     "x-service-rate-limit": z

@@ -12,6 +12,8 @@ import { listenDefaults, type ListenLimits } from "./listen-limits.ts";
 export interface ListenOptions extends Partial<ListenLimits> {
   port?: number;
   host?: string;
+  /** The content hash of the snapshot being served, for `x-service-snapshot` on the listener's own answers. */
+  snapshot?: () => string | undefined;
 }
 
 export interface RunningServer {
@@ -62,16 +64,16 @@ function _responseStarted(socket: Socket): boolean {
 }
 
 /** Requests Node rejects before the app sees them still get the JSON envelope, when one can be sent. */
-function _answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
+function _answerClientError(error: NodeJS.ErrnoException, socket: Socket, snapshot: string | undefined): void {
   // A timed-out request already in the app, a client that never sent a byte, or one that is gone:
   // nothing can be answered that the client would read as the answer to its request.
   if (!socket.writable || _responseStarted(socket) || socket.bytesRead === 0) {
     socket.destroy();
     return;
   }
-  if (error.code === "HPE_HEADER_OVERFLOW") answerOnSocket(socket, listenerProblems.headersTooLarge);
-  else if (error.code === "ERR_HTTP_REQUEST_TIMEOUT") answerOnSocket(socket, listenerProblems.requestTimeout);
-  else answerOnSocket(socket, listenerProblems.malformedRequest);
+  if (error.code === "HPE_HEADER_OVERFLOW") answerOnSocket(socket, listenerProblems.headersTooLarge, snapshot);
+  else if (error.code === "ERR_HTTP_REQUEST_TIMEOUT") answerOnSocket(socket, listenerProblems.requestTimeout, snapshot);
+  else answerOnSocket(socket, listenerProblems.malformedRequest, snapshot);
 }
 
 export function startServer(app: H3, options: ListenOptions = {}): Promise<RunningServer> {
@@ -83,6 +85,7 @@ export function startServer(app: H3, options: ListenOptions = {}): Promise<Runni
     shutdownTimeoutMs: options.shutdownTimeoutMs ?? listenDefaults.shutdownTimeoutMs,
   };
   const state = { draining: false };
+  const snapshot = options.snapshot ?? (() => undefined);
   const handle = toNodeHandler(app) as unknown as (request: IncomingMessage, response: ServerResponse) => void;
   const server = createServer(
     {
@@ -96,15 +99,15 @@ export function startServer(app: H3, options: ListenOptions = {}): Promise<Runni
     },
     (request, response) => {
       if (request.headers.host === undefined && request.httpVersion === "1.1") {
-        answerFromListener(response, listenerProblems.missingHost);
+        answerFromListener(response, listenerProblems.missingHost, snapshot());
         return;
       }
       handle(request, response);
     },
   );
   server.maxConnections = limits.maxConnections;
-  server.on("clientError", _answerClientError);
-  server.on("checkExpectation", (_request, response) => answerFromListener(response, listenerProblems.unsupportedExpectation));
+  server.on("clientError", (error: NodeJS.ErrnoException, socket: Socket) => _answerClientError(error, socket, snapshot()));
+  server.on("checkExpectation", (_request, response) => answerFromListener(response, listenerProblems.unsupportedExpectation, snapshot()));
 
   return new Promise((resolve, reject) => {
     server.once("error", reject);

@@ -1035,6 +1035,8 @@ export interface components {
                 "x-service-request-id": string;
                 /** @description Equals `meta.credits_used`: the cost on a 200, 0 on every error. */
                 "x-service-credits-used": string;
+                /** @description The content hash of the compiled snapshot that answered; every response is answered wholly from it. A new value means the data changed. */
+                "x-service-snapshot": string;
                 [name: string]: unknown;
             };
             content: {
@@ -1050,6 +1052,8 @@ export interface components {
                 "x-service-request-id": string;
                 /** @description Equals `meta.credits_used`: the cost on a 200, 0 on every error. */
                 "x-service-credits-used": string;
+                /** @description The content hash of the compiled snapshot that answered; every response is answered wholly from it. A new value means the data changed. */
+                "x-service-snapshot": string;
                 /** @description Equals `meta.credits_remaining`. */
                 "x-service-credits-remaining": string;
                 /** @description `limit=60;remaining=59;reset_at=2026-11-21T18:30:00.000Z;tier=free`: `meta.rate_limit` in one line. */
@@ -1073,6 +1077,8 @@ export interface components {
                 "x-service-request-id": string;
                 /** @description Equals `meta.credits_used`: the cost on a 200, 0 on every error. */
                 "x-service-credits-used": string;
+                /** @description The content hash of the compiled snapshot that answered; every response is answered wholly from it. A new value means the data changed. */
+                "x-service-snapshot": string;
                 /** @description Equals `meta.credits_remaining`. */
                 "x-service-credits-remaining": string;
                 /** @description `limit=60;remaining=59;reset_at=2026-11-21T18:30:00.000Z;tier=free`: `meta.rate_limit` in one line. */
@@ -1096,6 +1102,8 @@ export interface components {
                 "x-service-request-id": string;
                 /** @description Equals `meta.credits_used`: the cost on a 200, 0 on every error. */
                 "x-service-credits-used": string;
+                /** @description The content hash of the compiled snapshot that answered; every response is answered wholly from it. A new value means the data changed. */
+                "x-service-snapshot": string;
                 /** @description Equals `meta.credits_remaining`. */
                 "x-service-credits-remaining": string;
                 /** @description `limit=60;remaining=59;reset_at=2026-11-21T18:30:00.000Z;tier=free`: `meta.rate_limit` in one line. */
@@ -1119,6 +1127,8 @@ export interface components {
                 "x-service-request-id": string;
                 /** @description Equals `meta.credits_used`: the cost on a 200, 0 on every error. */
                 "x-service-credits-used": string;
+                /** @description The content hash of the compiled snapshot that answered; every response is answered wholly from it. A new value means the data changed. */
+                "x-service-snapshot"?: string;
                 /** @description Equals `meta.credits_remaining`. */
                 "x-service-credits-remaining"?: string;
                 /** @description `limit=60;remaining=59;reset_at=2026-11-21T18:30:00.000Z;tier=free`: `meta.rate_limit` in one line. */
@@ -1142,6 +1152,8 @@ export interface components {
                 "x-service-request-id": string;
                 /** @description Equals `meta.credits_used`: the cost on a 200, 0 on every error. */
                 "x-service-credits-used": string;
+                /** @description The content hash of the compiled snapshot that answered; every response is answered wholly from it. A new value means the data changed. */
+                "x-service-snapshot": string;
                 /** @description Equals `meta.credits_remaining`. */
                 "x-service-credits-remaining": string;
                 /** @description `limit=60;remaining=59;reset_at=2026-11-21T18:30:00.000Z;tier=free`: `meta.rate_limit` in one line. */
@@ -1167,6 +1179,8 @@ export interface components {
                 "x-service-request-id": string;
                 /** @description Equals `meta.credits_used`: the cost on a 200, 0 on every error. */
                 "x-service-credits-used": string;
+                /** @description The content hash of the compiled snapshot that answered; every response is answered wholly from it. A new value means the data changed. */
+                "x-service-snapshot"?: string;
                 /** @description Equals `meta.credits_remaining`. */
                 "x-service-credits-remaining"?: string;
                 /** @description `limit=60;remaining=59;reset_at=2026-11-21T18:30:00.000Z;tier=free`: `meta.rate_limit` in one line. */
@@ -1216,6 +1230,8 @@ export interface operations {
                     "x-service-request-id": string;
                     /** @description Equals `meta.credits_used`: the cost on a 200, 0 on every error. */
                     "x-service-credits-used": string;
+                    /** @description The content hash of the compiled snapshot that answered; every response is answered wholly from it. A new value means the data changed. */
+                    "x-service-snapshot": string;
                     /** @description Equals `meta.credits_remaining`. */
                     "x-service-credits-remaining": string;
                     /** @description `limit=60;remaining=59;reset_at=2026-11-21T18:30:00.000Z;tier=free`: `meta.rate_limit` in one line. */
@@ -1259,6 +1275,8 @@ export interface operations {
                     "x-service-request-id": string;
                     /** @description Equals `meta.credits_used`: the cost on a 200, 0 on every error. */
                     "x-service-credits-used": string;
+                    /** @description The content hash of the compiled snapshot that answered; every response is answered wholly from it. A new value means the data changed. */
+                    "x-service-snapshot": string;
                     /** @description Equals `meta.credits_remaining`. */
                     "x-service-credits-remaining": string;
                     /** @description `limit=60;remaining=59;reset_at=2026-11-21T18:30:00.000Z;tier=free`: `meta.rate_limit` in one line. */
@@ -1303,6 +1321,8 @@ export interface operations {
                     "x-service-request-id": string;
                     /** @description Equals `meta.credits_used`: the cost on a 200, 0 on every error. */
                     "x-service-credits-used": string;
+                    /** @description The content hash of the compiled snapshot that answered; every response is answered wholly from it. A new value means the data changed. */
+                    "x-service-snapshot": string;
                     /** @description Equals `meta.credits_remaining`. */
                     "x-service-credits-remaining": string;
                     /** @description `limit=60;remaining=59;reset_at=2026-11-21T18:30:00.000Z;tier=free`: `meta.rate_limit` in one line. */
@@ -1348,6 +1368,8 @@ export interface operations {
                     "x-service-request-id": string;
                     /** @description Equals `meta.credits_used`: the cost on a 200, 0 on every error. */
                     "x-service-credits-used": string;
+                    /** @description The content hash of the compiled snapshot that answered; every response is answered wholly from it. A new value means the data changed. */
+                    "x-service-snapshot": string;
                     /** @description Equals `meta.credits_remaining`. */
                     "x-service-credits-remaining": string;
                     /** @description `limit=60;remaining=59;reset_at=2026-11-21T18:30:00.000Z;tier=free`: `meta.rate_limit` in one line. */
@@ -1391,6 +1413,8 @@ export interface operations {
                     "x-service-request-id": string;
                     /** @description Equals `meta.credits_used`: the cost on a 200, 0 on every error. */
                     "x-service-credits-used": string;
+                    /** @description The content hash of the compiled snapshot that answered; every response is answered wholly from it. A new value means the data changed. */
+                    "x-service-snapshot": string;
                     /** @description Equals `meta.credits_remaining`. */
                     "x-service-credits-remaining": string;
                     /** @description `limit=60;remaining=59;reset_at=2026-11-21T18:30:00.000Z;tier=free`: `meta.rate_limit` in one line. */
@@ -1436,6 +1460,8 @@ export interface operations {
                     "x-service-request-id": string;
                     /** @description Equals `meta.credits_used`: the cost on a 200, 0 on every error. */
                     "x-service-credits-used": string;
+                    /** @description The content hash of the compiled snapshot that answered; every response is answered wholly from it. A new value means the data changed. */
+                    "x-service-snapshot": string;
                     /** @description Equals `meta.credits_remaining`. */
                     "x-service-credits-remaining": string;
                     /** @description `limit=60;remaining=59;reset_at=2026-11-21T18:30:00.000Z;tier=free`: `meta.rate_limit` in one line. */
@@ -1481,6 +1507,8 @@ export interface operations {
                     "x-service-request-id": string;
                     /** @description Equals `meta.credits_used`: the cost on a 200, 0 on every error. */
                     "x-service-credits-used": string;
+                    /** @description The content hash of the compiled snapshot that answered; every response is answered wholly from it. A new value means the data changed. */
+                    "x-service-snapshot": string;
                     /** @description Equals `meta.credits_remaining`. */
                     "x-service-credits-remaining": string;
                     /** @description `limit=60;remaining=59;reset_at=2026-11-21T18:30:00.000Z;tier=free`: `meta.rate_limit` in one line. */
@@ -1524,6 +1552,8 @@ export interface operations {
                     "x-service-request-id": string;
                     /** @description Equals `meta.credits_used`: the cost on a 200, 0 on every error. */
                     "x-service-credits-used": string;
+                    /** @description The content hash of the compiled snapshot that answered; every response is answered wholly from it. A new value means the data changed. */
+                    "x-service-snapshot": string;
                     /** @description Equals `meta.credits_remaining`. */
                     "x-service-credits-remaining": string;
                     /** @description `limit=60;remaining=59;reset_at=2026-11-21T18:30:00.000Z;tier=free`: `meta.rate_limit` in one line. */
@@ -1567,6 +1597,8 @@ export interface operations {
                     "x-service-request-id": string;
                     /** @description Equals `meta.credits_used`: the cost on a 200, 0 on every error. */
                     "x-service-credits-used": string;
+                    /** @description The content hash of the compiled snapshot that answered; every response is answered wholly from it. A new value means the data changed. */
+                    "x-service-snapshot": string;
                     /** @description Equals `meta.credits_remaining`. */
                     "x-service-credits-remaining": string;
                     /** @description `limit=60;remaining=59;reset_at=2026-11-21T18:30:00.000Z;tier=free`: `meta.rate_limit` in one line. */
@@ -1610,6 +1642,8 @@ export interface operations {
                     "x-service-request-id": string;
                     /** @description Equals `meta.credits_used`: the cost on a 200, 0 on every error. */
                     "x-service-credits-used": string;
+                    /** @description The content hash of the compiled snapshot that answered; every response is answered wholly from it. A new value means the data changed. */
+                    "x-service-snapshot": string;
                     /** @description Equals `meta.credits_remaining`. */
                     "x-service-credits-remaining": string;
                     /** @description `limit=60;remaining=59;reset_at=2026-11-21T18:30:00.000Z;tier=free`: `meta.rate_limit` in one line. */
@@ -1654,6 +1688,8 @@ export interface operations {
                     "x-service-request-id": string;
                     /** @description Equals `meta.credits_used`: the cost on a 200, 0 on every error. */
                     "x-service-credits-used": string;
+                    /** @description The content hash of the compiled snapshot that answered; every response is answered wholly from it. A new value means the data changed. */
+                    "x-service-snapshot": string;
                     /** @description Equals `meta.credits_remaining`. */
                     "x-service-credits-remaining": string;
                     /** @description `limit=60;remaining=59;reset_at=2026-11-21T18:30:00.000Z;tier=free`: `meta.rate_limit` in one line. */
@@ -1694,6 +1730,8 @@ export interface operations {
                     "x-service-request-id": string;
                     /** @description Equals `meta.credits_used`: the cost on a 200, 0 on every error. */
                     "x-service-credits-used": string;
+                    /** @description The content hash of the compiled snapshot that answered; every response is answered wholly from it. A new value means the data changed. */
+                    "x-service-snapshot": string;
                     /** @description Equals `meta.credits_remaining`. */
                     "x-service-credits-remaining": string;
                     /** @description `limit=60;remaining=59;reset_at=2026-11-21T18:30:00.000Z;tier=free`: `meta.rate_limit` in one line. */
@@ -1738,6 +1776,8 @@ export interface operations {
                     "x-service-request-id": string;
                     /** @description Equals `meta.credits_used`: the cost on a 200, 0 on every error. */
                     "x-service-credits-used": string;
+                    /** @description The content hash of the compiled snapshot that answered; every response is answered wholly from it. A new value means the data changed. */
+                    "x-service-snapshot": string;
                     /** @description Equals `meta.credits_remaining`. */
                     "x-service-credits-remaining": string;
                     /** @description `limit=60;remaining=59;reset_at=2026-11-21T18:30:00.000Z;tier=free`: `meta.rate_limit` in one line. */
@@ -1781,6 +1821,8 @@ export interface operations {
                     "x-service-request-id": string;
                     /** @description Equals `meta.credits_used`: the cost on a 200, 0 on every error. */
                     "x-service-credits-used": string;
+                    /** @description The content hash of the compiled snapshot that answered; every response is answered wholly from it. A new value means the data changed. */
+                    "x-service-snapshot": string;
                     /** @description Equals `meta.credits_remaining`. */
                     "x-service-credits-remaining": string;
                     /** @description `limit=60;remaining=59;reset_at=2026-11-21T18:30:00.000Z;tier=free`: `meta.rate_limit` in one line. */
@@ -1825,6 +1867,8 @@ export interface operations {
                     "x-service-request-id": string;
                     /** @description Equals `meta.credits_used`: the cost on a 200, 0 on every error. */
                     "x-service-credits-used": string;
+                    /** @description The content hash of the compiled snapshot that answered; every response is answered wholly from it. A new value means the data changed. */
+                    "x-service-snapshot": string;
                     /** @description Equals `meta.credits_remaining`. */
                     "x-service-credits-remaining": string;
                     /** @description `limit=60;remaining=59;reset_at=2026-11-21T18:30:00.000Z;tier=free`: `meta.rate_limit` in one line. */
@@ -1867,6 +1911,8 @@ export interface operations {
                     "x-service-request-id": string;
                     /** @description Equals `meta.credits_used`: the cost on a 200, 0 on every error. */
                     "x-service-credits-used": string;
+                    /** @description The content hash of the compiled snapshot that answered; every response is answered wholly from it. A new value means the data changed. */
+                    "x-service-snapshot": string;
                     /** @description Equals `meta.credits_remaining`. */
                     "x-service-credits-remaining": string;
                     /** @description `limit=60;remaining=59;reset_at=2026-11-21T18:30:00.000Z;tier=free`: `meta.rate_limit` in one line. */
@@ -1910,6 +1956,8 @@ export interface operations {
                     "x-service-request-id": string;
                     /** @description Equals `meta.credits_used`: the cost on a 200, 0 on every error. */
                     "x-service-credits-used": string;
+                    /** @description The content hash of the compiled snapshot that answered; every response is answered wholly from it. A new value means the data changed. */
+                    "x-service-snapshot": string;
                     /** @description Equals `meta.credits_remaining`. */
                     "x-service-credits-remaining": string;
                     /** @description `limit=60;remaining=59;reset_at=2026-11-21T18:30:00.000Z;tier=free`: `meta.rate_limit` in one line. */
@@ -1953,6 +2001,8 @@ export interface operations {
                     "x-service-request-id": string;
                     /** @description Equals `meta.credits_used`: the cost on a 200, 0 on every error. */
                     "x-service-credits-used": string;
+                    /** @description The content hash of the compiled snapshot that answered; every response is answered wholly from it. A new value means the data changed. */
+                    "x-service-snapshot": string;
                     /** @description Equals `meta.credits_remaining`. */
                     "x-service-credits-remaining": string;
                     /** @description `limit=60;remaining=59;reset_at=2026-11-21T18:30:00.000Z;tier=free`: `meta.rate_limit` in one line. */
@@ -1994,6 +2044,8 @@ export interface operations {
                     "x-service-request-id": string;
                     /** @description Equals `meta.credits_used`: the cost on a 200, 0 on every error. */
                     "x-service-credits-used": string;
+                    /** @description The content hash of the compiled snapshot that answered; every response is answered wholly from it. A new value means the data changed. */
+                    "x-service-snapshot": string;
                     /** @description Equals `meta.credits_remaining`. */
                     "x-service-credits-remaining": string;
                     /** @description `limit=60;remaining=59;reset_at=2026-11-21T18:30:00.000Z;tier=free`: `meta.rate_limit` in one line. */

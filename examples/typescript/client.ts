@@ -69,5 +69,7 @@ export async function callEveryOperation(client: CeiClient, ids: Ids): Promise<R
   lines.get_x_account = `${xAccount.data.id} → ${xAccount.data.linked_entity?.type ?? "unlinked"}`;
   const event = ok("get_event", await client.GET("/v1/events/{slug}", { params: { path: { slug: ids.eventSlug } } }));
   lines.get_event = `${event.data.name}, ${event.data.city}: ${event.data.status}`;
+  const key = ok("get_key", await client.GET("/v1/key"));
+  lines.get_key = `${key.data.id} (${key.data.tier}): ${key.data.credits_remaining} credits left`;
   return lines;
 }

@@ -50,11 +50,12 @@ function _headers(groups: ReadonlyArray<readonly [Record<string, z.ZodType>, boo
 }
 
 export function successHeaders(): Record<string, JsonSchema> {
-  return _headers([[responseHeaders.always, true], [responseHeaders.keyKnown, true]]);
+  return _headers([[responseHeaders.always, true], [responseHeaders.snapshot, true], [responseHeaders.keyKnown, true]]);
 }
 
 export function errorHeaders(code: ErrorCode): Record<string, JsonSchema> {
-  const groups: Array<readonly [Record<string, z.ZodType>, boolean]> = [[responseHeaders.always, true]];
+  // The answers that may come before the app (the listener's 422s) or instead of it (a 500) may lack the snapshot.
+  const groups: Array<readonly [Record<string, z.ZodType>, boolean]> = [[responseHeaders.always, true], [responseHeaders.snapshot, keyHeadersOn[code] !== "maybe"]];
   if (keyHeadersOn[code] !== "no") groups.push([responseHeaders.keyKnown, keyHeadersOn[code] === "always"]);
   if (code === "RATE_LIMITED") groups.push([responseHeaders.rateLimited, true]);
   return _headers(groups);

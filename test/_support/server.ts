@@ -105,7 +105,10 @@ export async function createTestService(options: { releaseTrendingProjects?: boo
   return service;
 }
 
-/** Listens on 127.0.0.1 and an ephemeral port; `close()` also ends keep-alive connections. */
-export function startTestServer(app: H3): Promise<RunningServer> {
-  return startServer(app, { port: 0, host: "127.0.0.1" });
+/**
+ * Listens on 127.0.0.1 and an ephemeral port; `close()` also ends keep-alive connections. Given the
+ * service's `serving`, the listener's own answers name its snapshot too, as `cei serve`'s do.
+ */
+export function startTestServer(app: H3, serving?: Serving): Promise<RunningServer> {
+  return startServer(app, { port: 0, host: "127.0.0.1", ...(serving === undefined ? {} : { snapshot: () => serving.contentHash }) });
 }

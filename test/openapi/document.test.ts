@@ -68,7 +68,7 @@ describe.each(released.map((route) => [route.operation, route] as const))("%s", 
     expect(documented.operationId).toBe(operation);
     expect(documented["x-scope"]).toBe(policy.scope);
     expect(documented["x-credit-cost"]).toBe(policy.cost);
-    expect(documented.description).toContain(`\`${policy.scope}\` scope`);
+    expect(documented.description).toContain(policy.scope === null ? "Needs no scope." : `\`${policy.scope}\` scope`);
     expect(documented.description).toContain(`${policy.cost} credit`);
   });
   it("lists exactly the errors it can give: 404 only with a path identifier, 402 only with a cost", () => {
@@ -117,6 +117,7 @@ it("every example in the document is valid against the document's own schemas (a
     const value = committed.components.examples[route.operation].value;
     const headers = new Headers({
       "content-type": "application/json; charset=utf-8", "cache-control": "no-store", "x-service-request-id": value.meta.request_id,
+      "x-service-snapshot": "0".repeat(64),
       "x-service-credits-used": String(value.meta.credits_used), "x-service-credits-remaining": String(value.meta.credits_remaining),
       "x-service-rate-limit": "limit=600;remaining=599;reset_at=2026-11-21T12:06:00.000Z;tier=pro",
       "ratelimit-policy": '"default";q=600;w=60', ratelimit: '"default";r=599;t=60',
