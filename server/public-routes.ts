@@ -3,6 +3,7 @@
 // snapshot's content hash, as_of times and freshness (docs/api.md, "Health and readiness").
 import { STATUS_CODES } from "node:http";
 import { FastResponse } from "srvx/node";
+import { z } from "zod";
 import { isServable, precomputedFreshness } from "./freshness.ts";
 import type { LoadedSnapshot } from "./serving.ts";
 
@@ -15,12 +16,45 @@ export interface PublicRequest {
 
 export interface PublicRoute {
   path: string;
+  /** One line for the contract (docs/openapi.json). */
+  summary: string;
+  /** The body of each status the path answers, as the contract publishes it. */
+  responses: Readonly<Record<number, { description: string; body: z.ZodType }>>;
   answer(request: PublicRequest): Response;
 }
 
+const isoTime = z.iso.datetime({ precision: 3 });
+const health = z.strictObject({ status: z.literal("ok") });
+const ready = z.strictObject({
+  status: z.literal("ready"),
+  snapshot: z.string().regex(/^[0-9a-f]{64}$/).describe("The content hash of the snapshot being served, as in `x-service-snapshot`."),
+  precomputed: z.record(
+    z.string(),
+    z.strictObject({
+      as_of: isoTime.nullable(),
+      fresh_until: isoTime.nullable().describe("When the data stops being served; `null` when it has no bound or no `as_of`."),
+      fresh: z.boolean().describe("Whether the operations built on it answer now."),
+    }),
+  ).describe("Each precomputed snapshot of the loaded file, by name."),
+});
+const notReady = z.strictObject({ status: z.literal("not_ready") });
+
 export const publicRoutes: readonly PublicRoute[] = [
-  { path: "/healthz", answer: ({ requestId }) => respondPublic(requestId, 200, { status: "ok" }) },
-  { path: "/readyz", answer: readiness },
+  {
+    path: "/healthz",
+    summary: "Liveness: the process is up",
+    responses: { 200: { description: "The process answers.", body: health } },
+    answer: ({ requestId }) => respondPublic(requestId, 200, { status: "ok" }),
+  },
+  {
+    path: "/readyz",
+    summary: "Readiness: the snapshot being served and the freshness of each precomputed snapshot",
+    responses: {
+      200: { description: "A snapshot is loaded and answers requests.", body: ready },
+      503: { description: "No snapshot is loaded (starting or shutting down).", body: notReady },
+    },
+    answer: readiness,
+  },
 ];
 
 /** 200 with the loaded snapshot's hash and each precomputed snapshot's freshness; 503 with none loaded. */

@@ -384,6 +384,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/healthz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Liveness: the process is up
+         * @description Needs no key and is never metered; answers nothing beyond the loaded snapshot's content hash, `as_of` times and freshness. A request the HTTP layer cannot accept (headers over 16 KiB, not valid HTTP/1.1, too slow) gets the 422 error envelope, as on every path.
+         */
+        get: operations["healthz"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/readyz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness: the snapshot being served and the freshness of each precomputed snapshot
+         * @description Needs no key and is never metered; answers nothing beyond the loaded snapshot's content hash, `as_of` times and freshness. A request the HTTP layer cannot accept (headers over 16 KiB, not valid HTTP/1.1, too slow) gets the 422 error envelope, as on every path.
+         */
+        get: operations["readyz"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2065,6 +2105,96 @@ export interface operations {
             422: components["responses"]["InvalidRequest"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+        };
+    };
+    healthz: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The process answers. */
+            200: {
+                headers: {
+                    /** @description Responses are never cacheable. */
+                    "Cache-Control": "no-store";
+                    /** @description Equals `meta.request_id`. */
+                    "x-service-request-id": string;
+                    /** @description The content hash of the compiled snapshot that answered; every response is answered wholly from it. A new value means the data changed. */
+                    "x-service-snapshot"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "ok";
+                    };
+                };
+            };
+            422: components["responses"]["InvalidRequest"];
+        };
+    };
+    readyz: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A snapshot is loaded and answers requests. */
+            200: {
+                headers: {
+                    /** @description Responses are never cacheable. */
+                    "Cache-Control": "no-store";
+                    /** @description Equals `meta.request_id`. */
+                    "x-service-request-id": string;
+                    /** @description The content hash of the compiled snapshot that answered; every response is answered wholly from it. A new value means the data changed. */
+                    "x-service-snapshot"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "ready";
+                        /** @description The content hash of the snapshot being served, as in `x-service-snapshot`. */
+                        snapshot: string;
+                        /** @description Each precomputed snapshot of the loaded file, by name. */
+                        precomputed: {
+                            [key: string]: {
+                                as_of: string | null;
+                                /** @description When the data stops being served; `null` when it has no bound or no `as_of`. */
+                                fresh_until: string | null;
+                                /** @description Whether the operations built on it answer now. */
+                                fresh: boolean;
+                            };
+                        };
+                    };
+                };
+            };
+            422: components["responses"]["InvalidRequest"];
+            /** @description No snapshot is loaded (starting or shutting down). */
+            503: {
+                headers: {
+                    /** @description Responses are never cacheable. */
+                    "Cache-Control": "no-store";
+                    /** @description Equals `meta.request_id`. */
+                    "x-service-request-id": string;
+                    /** @description The content hash of the compiled snapshot that answered; every response is answered wholly from it. A new value means the data changed. */
+                    "x-service-snapshot"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "not_ready";
+                    };
+                };
+            };
         };
     };
 }

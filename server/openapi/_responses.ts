@@ -53,6 +53,12 @@ export function successHeaders(): Record<string, JsonSchema> {
   return _headers([[responseHeaders.always, true], [responseHeaders.snapshot, true], [responseHeaders.keyKnown, true]]);
 }
 
+/** The public paths: no key headers; the snapshot only while one is loaded. */
+export function publicHeaders(): Record<string, JsonSchema> {
+  const { "x-service-credits-used": _credits, ...always } = responseHeaders.always;
+  return _headers([[always, true], [responseHeaders.snapshot, false]]);
+}
+
 export function errorHeaders(code: ErrorCode): Record<string, JsonSchema> {
   // The answers that may come before the app (the listener's 422s) or instead of it (a 500) may lack the snapshot.
   const groups: Array<readonly [Record<string, z.ZodType>, boolean]> = [[responseHeaders.always, true], [responseHeaders.snapshot, keyHeadersOn[code] !== "maybe"]];

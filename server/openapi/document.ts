@@ -7,7 +7,8 @@ import { codeToStatus, errorCodes, type ErrorCode } from "../errors.ts";
 import { MAX_BODY_BYTES } from "../_body.ts";
 import { operationPolicy, RATE_WINDOW_MS, scopes, tierRateLimits, tiers, type Scope } from "../policy.ts";
 import { routes, type Route } from "../routes.ts";
-import { errorResponseName, errorResponses, errorsOf, pascalCase, successHeaders } from "./_responses.ts";
+import { publicRoutes, type PublicRoute } from "../public-routes.ts";
+import { errorResponseName, errorResponses, errorsOf, pascalCase, publicHeaders, successHeaders } from "./_responses.ts";
 import { componentSchemas, inlineSchema, objectFields, type JsonSchema } from "./_schemas.ts";
 
 export const API_VERSION = "1.0.0-beta";
@@ -107,6 +108,26 @@ Every request needs \`Authorization: Bearer <API_KEY>\`. Every answer is JSON: \
 
 **Any other path or method** (including HEAD and OPTIONS) answers \`401 INVALID_API_KEY\` without a valid key, \`403 FORBIDDEN\` with a disabled or revoked one, and \`404 NOT_FOUND\` otherwise, in the same error envelopes.`;
 
+/** The paths outside /v1 (decision 19): no key, never metered. */
+function _publicOperation(route: PublicRoute): JsonSchema {
+  const responses: Record<string, JsonSchema> = {};
+  for (const [status, { description, body }] of Object.entries(route.responses)) {
+    responses[status] = { description, headers: publicHeaders(), content: { "application/json": { schema: inlineSchema(body, "output") } } };
+  }
+  // What the HTTP layer answers by itself to any request (headers too large, not HTTP, too slow).
+  responses[String(codeToStatus.INVALID_REQUEST)] = { $ref: `#/components/responses/${errorResponseName("INVALID_REQUEST")}` };
+  return {
+    operationId: route.path.slice(1),
+    summary: route.summary,
+    description: "Needs no key and is never metered; answers nothing beyond the loaded snapshot's content hash, `as_of` times and freshness. A request the HTTP layer cannot accept (headers over 16 KiB, not valid HTTP/1.1, too slow) gets the 422 error envelope, as on every path.",
+    tags: [PUBLIC_TAG],
+    security: [],
+    responses,
+  };
+}
+
+const PUBLIC_TAG = "Service";
+
 export function buildOpenApi(input: OpenApiInput): OpenApiDocument {
   const published = documentedRoutes(input.releaseTrendingProjects);
   const paths: Record<string, Record<string, JsonSchema>> = {};
@@ -114,6 +135,8 @@ export function buildOpenApi(input: OpenApiInput): OpenApiDocument {
     const path = openApiPath(route.path);
     (paths[path] ??= {})[route.method.toLowerCase()] = _operation(route, input.examples);
   }
+
+  for (const route of publicRoutes) paths[route.path] = { get: _publicOperation(route) };
 
   const named: Array<readonly [string, z.ZodType]> = [["Meta", meta], ["RateLimit", rateLimitInfo], ["ErrorDetail", errorDetail]];
   for (const code of errorCodes) named.push([`${errorResponseName(code)}Error`, errorEnvelope(code)]);
@@ -140,10 +163,13 @@ export function buildOpenApi(input: OpenApiInput): OpenApiDocument {
     },
     servers: [{ url: DEFAULT_SERVER_URL, description: "`npm start` on this machine; use your deployment's base URL." }],
     security: [{ bearerAuth: [] }],
-    tags: tagNames.map((name) => ({
-      name,
-      description: scopeOfTag.has(name) ? `Operations that need the \`${scopeOfTag.get(name)}\` scope.` : "Operations that need no scope.",
-    })),
+    tags: [
+      ...tagNames.map((name) => ({
+        name,
+        description: scopeOfTag.has(name) ? `Operations that need the \`${scopeOfTag.get(name)}\` scope.` : "Operations that need no scope.",
+      })),
+      { name: PUBLIC_TAG, description: "Health and readiness, outside `/v1`: no key, never metered." },
+    ],
     paths,
     components: {
       securitySchemes: {
