@@ -56,9 +56,20 @@ export const date = z.iso.date({ error: "expected a date YYYY-MM-DD" }).describe
 /**
  * The compiler parses a URL (WHATWG) and refuses any scheme but http and https. JSON Schema's
  * `format: uri` alone would pass `ftp:` and `javascript:`, so the schema also carries this pattern:
- * the scheme (any case), a host, and a port of at most 65535, as the parser requires.
+ * the scheme (any case), then a host the parser accepts: an IPv6 literal, a dotted-quad IPv4
+ * address, or a name whose last label is not a number (the parser reads such a host as IPv4), and
+ * a port of at most 65535. It refuses a few hosts the parser accepts (`127.1`, a trailing dot).
  */
-const HTTP_URL_PATTERN = String.raw`^[Hh][Tt][Tt][Pp][Ss]?://(?:[^/?#@\s]*@)?(?:\[[0-9A-Fa-f:.]+\]|[^/?#:@\[\]\s]+)(?::0*(?:[0-5]?[0-9]{1,4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])?)?(?:[/?#]|$)`;
+const IPV4_PART = "(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])";
+const HOST_CHAR = String.raw`[^/?#:@\[\]\s.]`;
+const HTTP_URL_PATTERN = [
+  "^[Hh][Tt][Tt][Pp][Ss]?://",
+  String.raw`(?:[^/?#@\s]*@)?`,
+  String.raw`(?:\[[0-9A-Fa-f:.]+\]|(?:${IPV4_PART}\.){3}${IPV4_PART}|`,
+  String.raw`(?:${HOST_CHAR}+\.)*(?!0[Xx][0-9A-Fa-f]*(?:[/?#:]|$))(?=${HOST_CHAR}*[^/?#:@\[\]\s.0-9])${HOST_CHAR}+)`,
+  "(?::0*(?:[0-5]?[0-9]{1,4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])?)?",
+  "(?:[/?#]|$)",
+].join("");
 
 export const url = z
   .url({ protocol: /^https?$/, error: "expected an http(s) URL" })
@@ -148,6 +159,4 @@ export const visibilityFields = {
   deleted: z.boolean().default(false).describe("`true` marks the record deleted: it never reaches the snapshot. Default `false`."),
 };
 
-export const reviewState = z
-  .enum(["unreviewed", "reviewed", "rejected"])
-  .describe("The curators' review: only `reviewed` items are served.");
+export const reviewState = z.enum(["unreviewed", "reviewed", "rejected"]);

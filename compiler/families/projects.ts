@@ -23,14 +23,14 @@ export const projectFeatureSource = z
       .default([])
       .describe("An array (at most 100) of the chains the feature runs on, each text of 1-64 characters. Written. Default `[]`."),
     last_verified_at: field(dateTime, "When a curator last verified the feature: orders the features, and counts toward the reference time. Written."),
-    review_state: field(reviewState, "Not written."),
+    review_state: reviewState.describe("The curators' review: only `reviewed` features are served. Not written."),
     ...internalFields,
   })
   .describe("A feature of the project (a product or a part of one).");
 
 export const projectEventSource = z
   .strictObject({
-    id: field(entityId, "The event's id, unique within the project. Not written."),
+    id: field(entityId, "The event's id, unique within the project. Written."),
     type: field(snakeCase(64), "What happened, e.g. `mainnet_launch`. Written."),
     occurred_at: field(dateTime, "When it happened. Written."),
     verified: z.boolean().describe("Only verified events are served. Not written."),

@@ -25,7 +25,7 @@ const verified = <T extends z.ZodType>(value: T, meaning: string) =>
   z
     .strictObject({
       value,
-      verified_at: field(dateTime, "When a curator last verified the value: served only while at most 180 days old; counts toward the reference time. Not written."),
+      verified_at: field(dateTime, "When a curator last verified the value: served only while at most 180 days old; counts toward the reference time. The oldest served is the tokenomics `as_of`."),
       confidence: z.number().min(0).max(1).describe("How confident the curators are in the value, a number from 0 to 1: served only from 0.8. Not written."),
       ...internalFields,
     })
@@ -91,7 +91,7 @@ export const tokenSource = z
       .describe("The token's ticker symbol, e.g. `BTC`: 1-20 characters of A-Z, a-z, 0-9, `.`, `$` and `-`. Written, and searched."),
     name: field(text(200), "The token's name. Written, and searched."),
     /** The project that issues the token, if any. */
-    project_id: nullableField(entityId, "The project that issues the token: must name a record of projects.jsonl. Written while that project is served."),
+    project_id: nullableField(entityId, "The project that issues the token: must name a record of projects.jsonl. Not written."),
     /** Marks the token whose price heads the market snapshot: at most one each. */
     benchmark: nullableField(
       z.enum(["btc", "eth"]),

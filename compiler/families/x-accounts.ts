@@ -14,7 +14,7 @@ export const xAccountSource = z
     linked_entity: nullableField(
       z.strictObject({
         type: z.enum(["project", "person"]).describe("Whether `id` names a project or a person."),
-        id: field(entityId, "The project's or person's id: must name a record that is neither hidden nor deleted."),
+        id: field(entityId, "The project's or person's id: must name a record that is neither hidden nor deleted (unless the account itself is)."),
       }),
       "The project or person the account belongs to, `{type: project|person, id}`. Written.",
     ),
