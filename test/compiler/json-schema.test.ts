@@ -1,15 +1,15 @@
 // The JSON Schema files `cei schema` writes, run through ajv (draft 2020-12, formats asserted) as
 // an editor would: they accept every record of the valid fixtures, and refuse each single-record
 // mistake the compiler refuses, at the same field.
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { basename, join } from "node:path";
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { familyFiles } from "../../compiler/families/index.ts";
 import { text, url } from "../../compiler/families/_common.ts";
-import { schemaId, writeFamilyJsonSchemas } from "../../compiler/json-schema.ts";
+import { schemaFileName, schemaId, writeFamilyJsonSchemas } from "../../compiler/json-schema.ts";
 import { validateBatch } from "../../compiler/validate-lines.ts";
 import { FIXTURE_X_SECRET, FIXTURES_DIR, fixtureDir } from "../_support/fixtures.ts";
 import { testTempDir } from "../_support/temp.ts";
@@ -22,9 +22,9 @@ let validators: Map<string, ValidateFunction>;
 
 beforeAll(() => {
   const written = writeFamilyJsonSchemas(testTempDir("cei-json-schema-"));
-  files = new Map(written.map((path) => [path.replace(/^.*\//, ""), JSON.parse(readFileSync(path, "utf8")) as Json]));
+  files = new Map(written.map((path) => [basename(path), JSON.parse(readFileSync(path, "utf8")) as Json]));
   const ajv = addFormats(new Ajv2020({ strict: true, allErrors: true }));
-  validators = new Map(familyFiles.map(({ family, file }) => [family, ajv.compile(files.get(file.replace(/\.jsonl$/, ".schema.json"))!)]));
+  validators = new Map(familyFiles.map(({ family, file }) => [family, ajv.compile(files.get(schemaFileName(file))!)]));
 });
 
 /** ajv's errors as the compiler's paths: `funding[0].amount_usd`, a missing field at its own path, `(root)` for the record. */
@@ -45,13 +45,9 @@ function judge(family: string, record: unknown) {
   return { compiler: compiler.map((p) => p.path), ajv: accepted ? undefined : ajvPaths(validate.errors ?? []) };
 }
 
-const fixtureLines = (dir: string, file: string): string[] => {
-  try {
-    return readFileSync(join(dir, file), "utf8").split("\n").filter((line) => line.trim() !== "");
-  } catch {
-    return [];
-  }
-};
+/** The non-blank lines of a fixture file; none when the fixture folder has no such file. */
+const fixtureLines = (dir: string, file: string): string[] =>
+  existsSync(join(dir, file)) ? readFileSync(join(dir, file), "utf8").split("\n").filter((line) => line.trim() !== "") : [];
 
 describe("cei schema files", () => {
   it("carry their own $id, and a description on every field of every family, at every depth", () => {
@@ -65,7 +61,7 @@ describe("cei schema files", () => {
       }
     };
     for (const { family, file } of familyFiles) {
-      const schema = files.get(file.replace(/\.jsonl$/, ".schema.json"))!;
+      const schema = files.get(schemaFileName(file))!;
       expect(schema.$id).toBe(schemaId(family));
       expect(schema.$schema).toBe("https://json-schema.org/draft/2020-12/schema");
       walk(schema, family);
