@@ -1,6 +1,6 @@
 // The JSON Schema files `cei schema` writes, run through ajv (draft 2020-12, formats asserted) as
-// an editor would: they accept every record of the valid fixtures, and refuse each single-record
-// mistake the compiler refuses, at the same field.
+// an editor would: they accept every record of the valid fixtures and of the sample, and refuse
+// each single-record mistake the compiler refuses, at the same field.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
@@ -12,6 +12,7 @@ import { text, url } from "../../compiler/families/_common.ts";
 import { schemaFileName, schemaId, writeFamilyJsonSchemas } from "../../compiler/json-schema.ts";
 import { validateBatch } from "../../compiler/validate-lines.ts";
 import { FIXTURE_X_SECRET, FIXTURES_DIR, fixtureDir } from "../_support/fixtures.ts";
+import { AS_OF, generateSample } from "../sample/_sample.ts";
 import { testTempDir } from "../_support/temp.ts";
 
 type Json = Record<string, unknown>;
@@ -79,6 +80,18 @@ describe("cei schema files", () => {
       }
     }
     expect(records).toBeGreaterThan(20);
+  });
+
+  it("accept every record of the bundled sample (`cei sample`)", async () => {
+    const { dir } = await generateSample(AS_OF);
+    const refused: string[] = [];
+    for (const { family, file } of familyFiles) {
+      const validate = validators.get(family)!;
+      fixtureLines(dir, file).forEach((line, i) => {
+        if (!validate(JSON.parse(line))) refused.push(`${file}:${i + 1}: ${ajvPaths(validate.errors ?? []).join(", ")}`);
+      });
+    }
+    expect(refused).toEqual([]);
   });
 
   it("agree with the compiler on every line of the error fixtures: refused by one exactly when refused by the other", () => {
