@@ -1,36 +1,50 @@
 // People: identity, verified investments (project and, optionally, the round) and roles.
 import { z } from "zod";
-import { date, dateTime, entityId, internalFields, slug, text, visibilityFields } from "./_common.ts";
+import { date, dateTime, entityId, field, internalFields, nullableField, slug, text, visibilityFields } from "./_common.ts";
 
-export const investmentSource = z.strictObject({
-  project_id: entityId,
-  /** A funding round of that project, if the investment is tied to one. */
-  round_id: entityId.nullable().default(null),
-  invested_at: dateTime,
-  verified: z.boolean(),
-  amount_usd: z.number().optional(),
-  ...internalFields,
-});
+export const investmentSource = z
+  .strictObject({
+    project_id: field(entityId, "The project invested in: must name a record of projects.jsonl. Written (as the project)."),
+    /** A funding round of that project, if the investment is tied to one. */
+    round_id: nullableField(entityId, "The funding round the investment was part of: must name a `funding[].id` of that project. Not written."),
+    invested_at: field(dateTime, "When the investment was made: orders the investments. Not written."),
+    verified: z.boolean().describe("Only verified investments are served. Not written."),
+    amount_usd: z.number().optional().describe("Accepted and never written: a number."),
+    ...internalFields,
+  })
+  .describe("An investment the person made in a project.");
 
-export const roleSource = z.strictObject({
-  project_id: entityId,
-  /** Titles are kept for curators and never written. */
-  title: z.string().optional(),
-  is_current: z.boolean(),
-  started_at: date.nullable().default(null),
-  ...internalFields,
-});
+export const roleSource = z
+  .strictObject({
+    project_id: field(entityId, "The project the person works for: must name a record of projects.jsonl. Written (as the project)."),
+    /** Titles are kept for curators and never written. */
+    title: z.string().optional().describe("The person's title: accepted and never written."),
+    is_current: z.boolean().describe("Whether the person still holds the role. Written."),
+    started_at: nullableField(date, "When the role started: orders the roles. Not written."),
+    ...internalFields,
+  })
+  .describe("A role the person holds or held at a project.");
 
-export const personSource = z.strictObject({
-  id: entityId,
-  slug,
-  full_name: text(200),
-  ...visibilityFields,
-  bio: z.string().optional(),
-  socials: z.unknown().optional(),
-  ...internalFields,
-  investments: z.array(investmentSource).max(10_000).default([]),
-  roles: z.array(roleSource).max(1000).default([]),
-});
+export const personSource = z
+  .strictObject({
+    id: field(entityId, "The person's id: news entities and trending entries name the person by it. Unique in people.jsonl. Written."),
+    slug: field(slug, "The person's slug, in `/v1/people/{slug}`. Unique in people.jsonl. Written, and searched."),
+    full_name: field(text(200), "The person's full name. Written, and searched."),
+    ...visibilityFields,
+    bio: z.string().optional().describe("Accepted and never written: any string."),
+    socials: z.unknown().optional().describe("Accepted and never written: any JSON value."),
+    ...internalFields,
+    investments: z
+      .array(investmentSource)
+      .max(10_000)
+      .default([])
+      .describe("An array (at most 10000) of investments; the 20 latest verified ones are served, one per project. Default `[]`."),
+    roles: z
+      .array(roleSource)
+      .max(1000)
+      .default([])
+      .describe("An array (at most 1000) of roles; 20 are served, current ones first. Default `[]`."),
+  })
+  .describe("A person (people.jsonl, one JSON object per line).");
 
 export type PersonSource = z.input<typeof personSource>;

@@ -1,6 +1,6 @@
 // Stocks: listed (or about to list) companies with a crypto angle, ranked by IPO date.
 import { z } from "zod";
-import { date, entityId, internalFields, slug, text, visibilityFields } from "./_common.ts";
+import { date, entityId, field, internalFields, slug, text, visibilityFields } from "./_common.ts";
 
 export const stockRegions = ["us", "hk", "kr", "jp", "tw", "uk", "au", "br"] as const;
 export const cryptoAngles = [
@@ -8,26 +8,31 @@ export const cryptoAngles = [
   "custody", "tokenizer", "stablecoin", "infrastructure", "diversified",
 ] as const;
 
-export const stockSource = z.strictObject({
-  id: entityId,
-  slug,
-  name: text(200),
-  ticker: z.string().regex(/^[A-Z0-9.-]{1,16}$/, "expected a ticker of 1-16 characters [A-Z0-9.-]"),
-  exchange: text(32),
-  region: z.enum(stockRegions),
-  crypto_angle: z.enum(cryptoAngles),
-  ipo_date: date,
-  is_pre_ipo: z.boolean(),
-  ...visibilityFields,
-  score: z.number().optional(),
-  native_name: z.string().optional(),
-  currency: z.string().optional(),
-  sector: z.string().optional(),
-  market: z.unknown().optional(),
-  treasury: z.unknown().optional(),
-  description: z.string().optional(),
-  website: z.string().optional(),
-  ...internalFields,
-});
+export const stockSource = z
+  .strictObject({
+    id: field(entityId, "The stock's id. Unique in stocks.jsonl. Written."),
+    slug: field(slug, "The stock's slug. Unique in stocks.jsonl. Written, and searched."),
+    name: field(text(200), "The company's name. Written, and searched."),
+    ticker: z
+      .string()
+      .regex(/^[A-Z0-9.-]{1,16}$/, "expected a ticker of 1-16 characters [A-Z0-9.-]")
+      .describe("The ticker on its exchange, e.g. `MSTR` or `0700.HK`: 1-16 characters of upper-case A-Z, 0-9, `.` and `-`. Written, and searched."),
+    exchange: field(text(32), "The exchange the stock lists on, e.g. `NASDAQ`. Written."),
+    region: z.enum(stockRegions).describe("The market region of the listing. Written."),
+    crypto_angle: z.enum(cryptoAngles).describe("How the company is exposed to crypto. Written."),
+    ipo_date: field(date, "The date of the IPO (expected, for a pre-IPO company): ranks the stocks, most recent first. Written."),
+    is_pre_ipo: z.boolean().describe("Whether the company has yet to list. Written."),
+    ...visibilityFields,
+    score: z.number().optional().describe("Accepted and never written: a number."),
+    native_name: z.string().optional().describe("Accepted and never written: any string."),
+    currency: z.string().optional().describe("Accepted and never written: any string."),
+    sector: z.string().optional().describe("Accepted and never written: any string."),
+    market: z.unknown().optional().describe("Accepted and never written: any JSON value."),
+    treasury: z.unknown().optional().describe("Accepted and never written: any JSON value."),
+    description: z.string().optional().describe("Accepted and never written: any string."),
+    website: z.string().optional().describe("Accepted and never written: any string (not checked as a URL)."),
+    ...internalFields,
+  })
+  .describe("A listed or pre-IPO company with a crypto angle (stocks.jsonl, one JSON object per line).");
 
 export type StockSource = z.input<typeof stockSource>;

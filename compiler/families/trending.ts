@@ -1,28 +1,36 @@
 // Trending signals: one record per entity per UTC day (or "live" for the current window).
 import { z } from "zod";
-import { date, dateTime, entityId, internalFields } from "./_common.ts";
+import { date, dateTime, entityId, field, internalFields } from "./_common.ts";
 import { xHandle } from "./x-accounts.ts";
 
-export const trendingEntityRef = z.discriminatedUnion("type", [
-  z.strictObject({ type: z.literal("project"), id: entityId }),
-  z.strictObject({ type: z.literal("token"), id: entityId }),
-  z.strictObject({ type: z.literal("person"), id: entityId }),
-  /** X accounts are named by handle: curators never see the opaque id. */
-  z.strictObject({ type: z.literal("x_account"), handle: xHandle }),
-]);
+const entityIdOf = (file: string) => field(entityId, `The id of a record of ${file}.`);
 
-export const trendingSignalSource = z.strictObject({
-  entity: trendingEntityRef,
-  /** The UTC day the signal belongs to, or "live" for the current window. */
-  day: z.union([z.literal("live"), date]),
-  observed_at: dateTime,
-  score: z.number(),
-  heat: z.number().optional(),
-  signal_count: z.number().optional(),
-  summary: z.string().optional(),
-  clicks: z.number().optional(),
-  raw_signals: z.unknown().optional(),
-  ...internalFields,
-});
+export const trendingEntityRef = z
+  .discriminatedUnion("type", [
+    z.strictObject({ type: z.literal("project").describe("The entity is a project."), id: entityIdOf("projects.jsonl") }),
+    z.strictObject({ type: z.literal("token").describe("The entity is a token."), id: entityIdOf("tokens.jsonl") }),
+    z.strictObject({ type: z.literal("person").describe("The entity is a person."), id: entityIdOf("people.jsonl") }),
+    /** X accounts are named by handle: curators never see the opaque id. */
+    z.strictObject({ type: z.literal("x_account").describe("The entity is an X account."), handle: field(xHandle, "The handle of a record of x_accounts.jsonl.") }),
+  ])
+  .describe("The entity the signal is about: `{type: project|token|person, id}` or `{type: x_account, handle}`. Written as the entity.");
+
+export const trendingSignalSource = z
+  .strictObject({
+    entity: trendingEntityRef,
+    /** The UTC day the signal belongs to, or "live" for the current window. */
+    day: z
+      .union([z.literal("live"), date])
+      .describe("The UTC day the signal belongs to, `YYYY-MM-DD`, or `live` for the current window (served while `observed_at` is less than 2 hours old)."),
+    observed_at: field(dateTime, "When the signal was observed; counts toward the reference time. Not written."),
+    score: z.number().describe("A number that ranks the day's entities (highest first; the highest of an entity's signals that day counts). Not written."),
+    heat: z.number().optional().describe("Accepted and never written: a number."),
+    signal_count: z.number().optional().describe("Accepted and never written: a number."),
+    summary: z.string().optional().describe("Accepted and never written: any string."),
+    clicks: z.number().optional().describe("Accepted and never written: a number."),
+    raw_signals: z.unknown().optional().describe("Accepted and never written: any JSON value."),
+    ...internalFields,
+  })
+  .describe("A trending signal: one entity's score on one UTC day or in the live window (trending.jsonl, one JSON object per line).");
 
 export type TrendingSignalSource = z.input<typeof trendingSignalSource>;
