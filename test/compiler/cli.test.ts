@@ -6,6 +6,7 @@ import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { expect, onTestFinished, test } from "vitest";
 import Database from "better-sqlite3";
+import { inspectSnapshot } from "../../cli/inspect.ts";
 import { FIXTURE_X_SECRET, fixtureDir } from "../_support/fixtures.ts";
 
 const run = promisify(execFile);
@@ -117,4 +118,17 @@ test("an X secret that others can read, a symlink, or one shorter than 32 bytes 
     [compileWith([], { CEI_X_SECRET: "a" }), "cei compile: env CEI_X_SECRET is 1 bytes; an X secret needs at least 32\n"],
   ];
   for (const [result, message] of cases) expect(await result).toMatchObject({ code: 1, stderr: message });
+});
+
+test("inspect answers a missing file, a folder, a text file and an SQLite file that is not a snapshot with its own sentence", async () => {
+  const dir = tempDir("cei-cli-inspect-");
+  const text = join(dir, "notes.txt");
+  writeFileSync(text, "not a database");
+  const plain = join(dir, "plain.db");
+  new Database(plain).exec("CREATE TABLE t (x)").close();
+  const missing = await cei(["inspect", join(dir, "nope.db")]);
+  expect(missing).toMatchObject({ code: 1, stdout: "", stderr: `cei inspect: ${join(dir, "nope.db")}: no such file\n` });
+  expect(() => inspectSnapshot(dir)).toThrow(`${dir}: not a file`);
+  expect(() => inspectSnapshot(text)).toThrow(`${text}: not a cei snapshot (not an SQLite database)`);
+  expect(() => inspectSnapshot(plain)).toThrow(`${plain}: not a cei snapshot (no manifest with a format_version)`);
 });
