@@ -13,6 +13,7 @@ import { derivedReferenceTime, futureObservationChecks } from "./reference-time.
 import { createScratchDir, openScratch, removeStaleScratch, scratchDirFor } from "./scratch.ts";
 import { registerSearchFunctions, searchIndexSql } from "./search-index.ts";
 import { snapshotTables } from "./snapshot-schema.ts";
+import { sourceFiles } from "./source-files.ts";
 import { snapshotSql, trendingCopySql, trendingSql } from "./snapshots.ts";
 import { staleSnapshotProblems } from "./stale.ts";
 import { problemsDdl } from "./staging.ts";
@@ -66,7 +67,7 @@ function checksJob(dbPath: string, staging: readonly Staging[], options: Compile
     dbPath,
     attach: staging.map((s) => [s.name, s.path]),
     sql: [problemsDdl, ...crossRecordChecks, ...futureObservationChecks(options)].join("\n"),
-    query: `SELECT printf('%s:%d: %s: %s', file, line, path, message) FROM (${problemTables.join(" UNION ALL ")}) ORDER BY file, line, seq`,
+    query: `SELECT CASE line WHEN 0 THEN printf('%s: %s: %s', file, path, message) ELSE printf('%s:%d: %s: %s', file, line, path, message) END FROM (${problemTables.join(" UNION ALL ")}) ORDER BY file, line, seq`,
   };
 }
 
@@ -88,6 +89,8 @@ function attach(db: Database.Database, name: string, path: string): void {
 export async function compileSnapshot(options: CompileOptions): Promise<CompileResult> {
   const early = sourceProblems(options);
   if (early.length > 0) return { ok: false, problems: early };
+  const files = sourceFiles(options.sourceDir, options.outFile);
+  if (files.empty) return { ok: false, problems: files.problems.map((p) => `${p.file}: (root): ${p.message}`) };
   const progress = options.onProgress;
   const xSecret = options.xSecret === undefined || options.xSecret === "" ? undefined : options.xSecret;
   removeStaleScratch(options.outFile);
@@ -107,6 +110,9 @@ export async function compileSnapshot(options: CompileOptions): Promise<CompileR
     try {
       const lanes = await readSources(lane0, stagingPath, { sourceDir: options.sourceDir, xSecret, onProgress: progress, threads });
       lanes.forEach((path, i) => staging.push({ name: `lane${i + 1}`, path }));
+      // Problems of a whole file are on line 0, printed without it (checksJob).
+      const addFileProblem = lane0.prepare("INSERT INTO problems (file, line, path, message) VALUES (?, 0, '(root)', ?)");
+      for (const problem of files.problems) addFileProblem.run(problem.file, problem.message);
     } finally {
       lane0.close();
     }

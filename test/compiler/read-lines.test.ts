@@ -7,6 +7,7 @@ import { createInterface } from "node:readline";
 import { afterAll, expect, test } from "vitest";
 import { compileSnapshot } from "../../compiler/compile.ts";
 import { InvalidUtf8Line, OverlongLine, readLines } from "../../compiler/read-lines.ts";
+import { writeSources } from "../_support/sources.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "cei-lines-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -49,6 +50,7 @@ test("a line over the maximum comes as one OverlongLine in its place, and no lon
 test("a 17 MiB line is a file:line problem and the lines after it keep their numbers", async () => {
   const source = join(dir, "long-line");
   mkdirSync(source);
+  writeSources(source, { "funds.jsonl": "" });
   // Written a MiB at a time: the test never holds the line whole either.
   const fd = openSync(join(source, "funds.jsonl"), "w");
   writeSync(fd, '{"id":"f1","slug":"f-1","name":"F1","fund_type":"vc","score":1,"score_updated_at":"2026-03-01T00:00:00Z"}\n{"id":"f2","name":"');
@@ -88,12 +90,12 @@ test("invalid UTF-8 and a byte order mark are file:line problems that say so", a
   const source = join(dir, "bytes");
   mkdirSync(source);
   const fund = (id: string, name: string) => `{"id":"${id}","slug":"${id}","name":"${name}","fund_type":"vc","score":1,"score_updated_at":"2026-03-01T00:00:00Z"}\n`;
-  writeFileSync(join(source, "funds.jsonl"), Buffer.concat([
+  writeSources(source, { "funds.jsonl": Buffer.concat([
     Buffer.from("\uFEFF" + fund("f1", "One")),
     Buffer.from(fund("f2", "Gamm_ Labs").replace("_", "\u0000")).map((b) => (b === 0 ? 0xe9 : b)),
     Buffer.from(fund("f3", "Three")),
     Buffer.from("\uFEFF" + fund("f4", "Four")),
-  ]));
+  ]) });
   const result = await compileSnapshot({ sourceDir: source, outFile: join(dir, "bytes.db"), compiledAt: new Date("2026-03-01T12:00:00Z") });
   expect(result.ok ? [] : result.problems).toEqual([
     "funds.jsonl:1: (root): the file starts with a byte order mark (BOM, bytes EF BB BF): save it as UTF-8 without a BOM",

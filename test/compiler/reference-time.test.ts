@@ -1,11 +1,12 @@
 // The reference time (docs/source-format.md, "Reference time"): observations after it, and
 // precomputed snapshots already stale at it, are problems with file:line.
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, expect, test } from "vitest";
 import { compileSnapshot } from "../../compiler/compile.ts";
 import { FIXTURE_X_SECRET, fixtureDir } from "../_support/fixtures.ts";
+import { writeSources } from "../_support/sources.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "cei-reference-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -40,7 +41,7 @@ test("without a reference time, an observation after the wall clock is a problem
 test("sources without any observation or verification time need a reference time", async () => {
   const source = join(dir, "events-only");
   mkdirSync(source);
-  copyFileSync(join(fixtureDir("valid"), "events.jsonl"), join(source, "events.jsonl"));
+  writeSources(source, { "events.jsonl": readFileSync(join(fixtureDir("valid"), "events.jsonl")) });
   const result = await compileSnapshot({ sourceDir: source, outFile: join(dir, "events.db") });
   expect(result).toEqual({ ok: false, problems: [`${source}: (root): no observation or verification time to derive the reference time from; give --as-of`] });
   expect((await compileSnapshot({ sourceDir: source, outFile: join(dir, "events.db"), compiledAt: new Date("2026-03-01T12:00:00Z") })).ok).toBe(true);
