@@ -20,7 +20,13 @@ export function sourceFiles(sourceDir: string, outFile: string): SourceFiles {
   const known = new Set(familyFiles.map((f) => f.file));
   const present = new Set<string>();
   const problems: SourceFiles["problems"] = [];
-  for (const entry of readdirSync(sourceDir, { withFileTypes: true })) {
+  let entries;
+  try {
+    entries = readdirSync(sourceDir, { withFileTypes: true });
+  } catch (error) {
+    return { problems: [{ file: sourceDir, message: `the source folder cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})` }], empty: true };
+  }
+  for (const entry of entries) {
     const { name } = entry;
     if (known.has(name) && !entry.isDirectory()) {
       present.add(name);
