@@ -31,7 +31,7 @@ export function snapshotFile(scale: number): string {
 
 export async function ensureSample(scale: number, log: (line: string) => void): Promise<Sample> {
   const dir = sampleDir(scale);
-  const metaFile = join(dir, "meta.json");
+  const metaFile = join(dir, ".bench-meta.json");
   if (existsSync(metaFile)) {
     const meta = JSON.parse(readFileSync(metaFile, "utf8")) as SampleMeta;
     const age = Date.now() - Date.parse(meta.asOf);
@@ -44,7 +44,7 @@ export async function ensureSample(scale: number, log: (line: string) => void): 
   const { files } = await writeSample({ outDir: dir, asOf, scale });
   const lines = Object.values(files).reduce((sum, n) => sum + n, 0);
   log(`  generated sample scale ${scale}: ${lines.toLocaleString("en-US")} lines in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-  // meta.json last: a sample interrupted half-way has none and is generated again.
+  // .bench-meta.json last (a dotfile: the compiler ignores it in a source folder): a sample interrupted half-way has none and is generated again.
   const meta: SampleMeta = { scale, asOf: asOf.toISOString(), lines, files };
   writeFileSync(metaFile, JSON.stringify(meta, null, 2));
   return { scale, dir, asOf, lines };
@@ -56,7 +56,7 @@ export async function ensureSample(scale: number, log: (line: string) => void): 
  */
 export async function ensureSnapshot(sample: Sample, log: (line: string) => void): Promise<string> {
   const file = snapshotFile(sample.scale);
-  if (existsSync(file) && statSync(file).mtimeMs >= statSync(join(sample.dir, "meta.json")).mtimeMs) return file;
+  if (existsSync(file) && statSync(file).mtimeMs >= statSync(join(sample.dir, ".bench-meta.json")).mtimeMs) return file;
   mkdirSync(OUT_DIR, { recursive: true });
   const result = await runCompileChild("compile", sample, file);
   log(`  compiled snapshot scale ${sample.scale} in ${(result.wallMs / 1000).toFixed(1)} s (for the sections that serve it)`);

@@ -78,7 +78,7 @@ async function _sqldiff(oldFile: string, newFile: string): Promise<number> {
 async function _changedSnapshot(sample: Sample, log: (line: string) => void): Promise<string> {
   const dir = `${sample.dir}-changed`;
   const file = join(OUT_DIR, `snapshot-${sample.scale}-changed.db`);
-  const sampleTime = statSync(join(sample.dir, "meta.json")).mtimeMs;
+  const sampleTime = statSync(join(sample.dir, ".bench-meta.json")).mtimeMs;
   if (existsSync(file) && statSync(file).mtimeMs >= sampleTime) return file;
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });

@@ -4,6 +4,9 @@ import { join } from "node:path";
 import { InvalidArgumentError, type Command } from "commander";
 import { compileSnapshot } from "../compiler/compile.ts";
 import { scratchDirFor } from "../compiler/scratch.ts";
+import { SHRINK_LIMIT } from "../compiler/shrink.ts";
+import type { SnapshotDiff } from "../snapshot/diff.ts";
+import { summariseDiff } from "../snapshot/text.ts";
 
 interface CompileFlags {
   source: string;
@@ -11,6 +14,7 @@ interface CompileFlags {
   asOf?: Date;
   xSecretFile?: string;
   allowStale?: boolean;
+  allowShrink?: boolean;
 }
 
 /** The smallest X secret accepted, in bytes (256 bits). */
@@ -91,6 +95,13 @@ function removeScratchOnSignals(outFile: string): () => void {
   return () => handlers.forEach((off) => off());
 }
 
+/** What the compile changed against the snapshot it replaced, as `cei diff --summary` says it. */
+function changesText(out: string, changes: SnapshotDiff | null | undefined): string {
+  if (changes === null) return `no earlier snapshot at ${out}\n`;
+  if (changes === undefined) return `the earlier snapshot at ${out} is of another format version: no summary of changes\n`;
+  return `against the earlier snapshot at ${out}:\n${summariseDiff(changes)}`;
+}
+
 export function registerCompile(program: Command): void {
   program
     .command("compile")
@@ -99,8 +110,10 @@ export function registerCompile(program: Command): void {
     .requiredOption("--out <file>", "snapshot file to write (replaced atomically, only on success)")
     .option("--as-of <datetime>", "reference time that eligibility and snapshots are relative to (ISO 8601 with a zone; default: the newest observation in the sources)", parseZonedDateTime)
     .option("--allow-stale", "compile even when a precomputed snapshot is already stale at the reference time (printed as a warning)")
+    .option("--allow-shrink", `replace the snapshot at --out even when a family or precomputed snapshot loses more than ${SHRINK_LIMIT * 100}% of its records or becomes empty`)
     .option("--x-secret-file <file>", `file holding the secret behind X account ids (default: env CEI_X_SECRET, else <source>/${SOURCE_X_SECRET_FILE})`)
-    .addHelpText("after", "\nOn bad input, every problem is printed to stderr as `file:line: path: message` and the exit code is 1.")
+    .addHelpText("after", "\nOn bad input, every problem is printed to stderr as `file:line: path: message` and the exit code is 1.\n" +
+      "On success, what changed against the snapshot replaced at --out is printed (as `cei diff --summary`).")
     .action(async (flags: CompileFlags) => {
       let xSecret: string | undefined;
       try {
@@ -118,11 +131,14 @@ export function registerCompile(program: Command): void {
         ...(flags.asOf === undefined ? {} : { compiledAt: flags.asOf }),
         now: new Date(),
         allowStale: flags.allowStale === true,
+        allowShrink: flags.allowShrink === true,
+        describeChanges: true,
         ...(xSecret === undefined ? {} : { xSecret }),
         ...(onProgress === undefined ? {} : { onProgress }),
       }).finally(stopListening);
       if (!result.ok) {
         process.stderr.write(result.problems.join("\n") + "\n");
+        if (result.changes !== undefined) process.stderr.write(`what would change in ${flags.out}:\n${summariseDiff(result.changes)}`);
         process.stderr.write(`cei compile: ${result.problems.length} problem(s); ${flags.out} was not written\n`);
         process.exitCode = 1;
         return;
@@ -130,5 +146,6 @@ export function registerCompile(program: Command): void {
       for (const warning of result.warnings) process.stderr.write(`warning: ${warning}\n`);
       const reference = `${result.referenceTime.toISOString()} (${flags.asOf === undefined ? "the newest observation in the sources" : "--as-of"})`;
       process.stdout.write(`compiled ${flags.out} (content_hash ${String(result.manifest.content_hash)}, reference time ${reference})\n`);
+      process.stdout.write(changesText(flags.out, result.changes));
     });
 }

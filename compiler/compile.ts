@@ -13,10 +13,13 @@ import { derivedReferenceTime, futureObservationChecks } from "./reference-time.
 import { createScratchDir, openScratch, removeStaleScratch, scratchDirFor } from "./scratch.ts";
 import { registerSearchFunctions, searchIndexSql } from "./search-index.ts";
 import { snapshotTables } from "./snapshot-schema.ts";
+import { sourceFiles } from "./source-files.ts";
+import { checkReplacement } from "./shrink.ts";
 import { snapshotSql, trendingCopySql, trendingSql } from "./snapshots.ts";
 import { staleSnapshotProblems } from "./stale.ts";
 import { problemsDdl } from "./staging.ts";
 import { startJob, type StartedJob, type WorkerJob } from "./workers.ts";
+import type { SnapshotDiff } from "../snapshot/diff.ts";
 
 export interface CompileOptions {
   sourceDir: string;
@@ -33,15 +36,23 @@ export interface CompileOptions {
   now?: Date;
   /** Snapshots already stale at the reference time are warnings instead of problems (CLI `--allow-stale`). */
   allowStale?: boolean;
+  /** Replace the snapshot at `outFile` even when a family or snapshot loses more than SHRINK_LIMIT (CLI `--allow-shrink`; shrink.ts). */
+  allowShrink?: boolean;
+  /** Compare with the snapshot at `outFile` on success too: the result's `changes` (cei compile prints their summary). */
+  describeChanges?: boolean;
   xSecret?: string;
   onProgress?: (message: string) => void;
   /** Threads that read and stage the sources: by default one per core (at most 4) for inputs of 4 MiB or more, else 1. */
   threads?: number;
 }
 
+/**
+ * `changes`: the new snapshot against the one it replaces (null: there was none), when
+ * `describeChanges` was asked, or when the shrink guard refused it (shrink.ts).
+ */
 export type CompileResult =
-  | { ok: true; manifest: Record<string, unknown>; referenceTime: Date; warnings: string[] }
-  | { ok: false; problems: string[] };
+  | { ok: true; manifest: Record<string, unknown>; referenceTime: Date; warnings: string[]; changes?: SnapshotDiff | null }
+  | { ok: false; problems: string[]; changes?: SnapshotDiff };
 
 function sourceProblems(options: CompileOptions): string[] {
   if (!existsSync(options.sourceDir) || !statSync(options.sourceDir).isDirectory()) {
@@ -66,7 +77,7 @@ function checksJob(dbPath: string, staging: readonly Staging[], options: Compile
     dbPath,
     attach: staging.map((s) => [s.name, s.path]),
     sql: [problemsDdl, ...crossRecordChecks, ...futureObservationChecks(options)].join("\n"),
-    query: `SELECT printf('%s:%d: %s: %s', file, line, path, message) FROM (${problemTables.join(" UNION ALL ")}) ORDER BY file, line, seq`,
+    query: `SELECT CASE line WHEN 0 THEN printf('%s: %s: %s', file, path, message) ELSE printf('%s:%d: %s: %s', file, line, path, message) END FROM (${problemTables.join(" UNION ALL ")}) ORDER BY file, line, seq`,
   };
 }
 
@@ -88,6 +99,8 @@ function attach(db: Database.Database, name: string, path: string): void {
 export async function compileSnapshot(options: CompileOptions): Promise<CompileResult> {
   const early = sourceProblems(options);
   if (early.length > 0) return { ok: false, problems: early };
+  const files = sourceFiles(options.sourceDir, options.outFile);
+  if (files.empty) return { ok: false, problems: files.problems.map((p) => `${p.file}: (root): ${p.message}`) };
   const progress = options.onProgress;
   const xSecret = options.xSecret === undefined || options.xSecret === "" ? undefined : options.xSecret;
   removeStaleScratch(options.outFile);
@@ -107,6 +120,9 @@ export async function compileSnapshot(options: CompileOptions): Promise<CompileR
     try {
       const lanes = await readSources(lane0, stagingPath, { sourceDir: options.sourceDir, xSecret, onProgress: progress, threads });
       lanes.forEach((path, i) => staging.push({ name: `lane${i + 1}`, path }));
+      // Problems of a whole file are on line 0, printed without it (checksJob).
+      const addFileProblem = lane0.prepare("INSERT INTO problems (file, line, path, message) VALUES (?, 0, '(root)', ?)");
+      for (const problem of files.problems) addFileProblem.run(problem.file, problem.message);
     } finally {
       lane0.close();
     }
@@ -147,11 +163,16 @@ export async function compileSnapshot(options: CompileOptions): Promise<CompileR
     // and byte-identical across runs; VACUUM cost about 8% of compile time for 8% of file size.
     out.close();
     out = undefined;
+    const replacement = checkReplacement(tmpPath, {
+      outFile: options.outFile, allowShrink: options.allowShrink === true, describeChanges: options.describeChanges === true,
+    });
+    const changes = replacement.changes === undefined ? {} : { changes: replacement.changes };
+    if (replacement.problems.length > 0) return { ok: false, problems: replacement.problems, ...(replacement.changes ? { changes: replacement.changes } : {}) };
     const fd = openSync(tmpPath, "r+");
     fsyncSync(fd);
     closeSync(fd);
     renameSync(tmpPath, options.outFile);
-    return { ok: true, manifest, referenceTime: built.referenceTime, warnings: built.stale };
+    return { ok: true, manifest, referenceTime: built.referenceTime, warnings: built.stale, ...changes };
   } catch (error) {
     return { ok: false, problems: [`(compiler): (root): ${(error as Error).message}`] };
   } finally {

@@ -41,9 +41,10 @@ function sizeMessage(issue: Issue & { origin?: string }, bound: string, limit: n
 }
 
 function describe(issue: Issue, input: unknown): string {
+  // A missing field fails its enumeration or union too: say what the curator must fix.
+  if (input === undefined && (issue.code === "invalid_type" || issue.code === "invalid_value" || issue.code === "invalid_union")) return "required";
   switch (issue.code) {
     case "invalid_type":
-      if (input === undefined) return "required";
       return `expected ${article(typeNames[issue.expected] ?? issue.expected)}`;
     case "too_small":
       return sizeMessage(issue, ">=", issue.minimum, issue.inclusive ?? true);
@@ -62,7 +63,8 @@ function describe(issue: Issue, input: unknown): string {
     }
     case "invalid_format":
     case "custom":
-      return issue.message.startsWith("expected") ? issue.message : `expected ${issue.code === "invalid_format" ? issue.format : "a valid value"}`;
+      // Our own messages say what is wrong; zod's defaults ("Invalid ...") only what was expected.
+      return !issue.message.startsWith("Invalid") ? issue.message : `expected ${issue.code === "invalid_format" ? issue.format : "a valid value"}`;
     case "not_multiple_of":
       return `expected a multiple of ${String(issue.divisor)}`;
     default:

@@ -1,9 +1,10 @@
-// Step 1's line reader: the lines of a source file, decoded as UTF-8 and numbered as node:readline
-// numbers them, in bounded memory. A line longer than MAX_LINE_BYTES is not held: it is skipped
+// Step 1's line reader: the lines of a source file, decoded as UTF-8 (a line that is not is reported
+// by where, never decoded with replacement characters) and numbered as node:readline numbers them,
+// in bounded memory. A line longer than MAX_LINE_BYTES is not held: it is skipped
 // up to its line break and reported in its place, so that one runaway line costs neither memory
 // nor the numbers of the lines after it.
 import { closeSync, openSync, readSync } from "node:fs";
-import { StringDecoder } from "node:string_decoder";
+import { invalidUtf8Lines, type InvalidUtf8 } from "./_utf8.ts";
 
 /** The longest source line accepted, in UTF-8 bytes (docs/source-format.md). */
 export const MAX_LINE_BYTES = 16 * 1024 * 1024;
@@ -19,21 +20,56 @@ export class OverlongLine {
   }
 }
 
+/** Stands for a line that is not UTF-8: where its first ill-formed byte sequence is. */
+export class InvalidUtf8Line {
+  readonly at: InvalidUtf8;
+  constructor(at: InvalidUtf8) {
+    this.at = at;
+  }
+}
+
 /** Whether `text` (a line, or the start of one) is longer than `maxBytes` in UTF-8; cheap for short texts. */
 const longerThan = (text: string, maxBytes: number): boolean => text.length * 3 > maxBytes && Buffer.byteLength(text) > maxBytes;
 
-/** The lines of a file, read `chunkBytes` at a time; lines over `maxLineBytes` come as an OverlongLine. */
-export function* readLines(path: string, chunkBytes = READ_CHUNK_BYTES, maxLineBytes = MAX_LINE_BYTES): Generator<string | OverlongLine> {
+/**
+ * The lines of a file, read `chunkBytes` at a time; lines over `maxLineBytes` come as an
+ * OverlongLine, lines that are not UTF-8 as an InvalidUtf8Line. Valid files are decoded once; a
+ * file found not to be UTF-8 is scanned for where (_utf8.ts) and read again from its start.
+ */
+export function* readLines(path: string, chunkBytes = READ_CHUNK_BYTES, maxLineBytes = MAX_LINE_BYTES): Generator<string | OverlongLine | InvalidUtf8Line> {
+  let yielded = 0;
+  try {
+    for (const line of decodedLines(path, chunkBytes, maxLineBytes, true)) {
+      yield line;
+      yielded++;
+    }
+    return;
+  } catch (error) {
+    if (!(error instanceof TypeError) || (error as NodeJS.ErrnoException).code !== "ERR_ENCODING_INVALID_ENCODED_DATA") throw error;
+  }
+  const invalid = invalidUtf8Lines(path, chunkBytes);
+  let number = 0;
+  for (const line of decodedLines(path, chunkBytes, maxLineBytes, false)) {
+    number++;
+    if (number <= yielded) continue;
+    const at = invalid.get(number);
+    yield at === undefined || line instanceof OverlongLine ? line : new InvalidUtf8Line(at);
+  }
+}
+
+/** The lines as decoded; with `fatal`, the decoder throws a TypeError at the first byte that is not UTF-8. */
+function* decodedLines(path: string, chunkBytes: number, maxLineBytes: number, fatal: boolean): Generator<string | OverlongLine> {
   const fd = openSync(path, "r");
   try {
     const buffer = Buffer.allocUnsafe(chunkBytes);
-    const decoder = new StringDecoder("utf8");
+    // ignoreBOM keeps a byte order mark in the text, so that it is reported as one (validate-lines.ts).
+    const decoder = new TextDecoder("utf-8", { fatal, ignoreBOM: true });
     let carry = "";
     let skipping = false;
     for (;;) {
       const bytes = readSync(fd, buffer, 0, buffer.length, null);
       if (bytes === 0) break;
-      let text = carry + decoder.write(buffer.subarray(0, bytes));
+      let text = carry + decoder.decode(buffer.subarray(0, bytes), { stream: true });
       // A CR at the end of a chunk may be the first half of a CRLF: keep it for the next chunk.
       const tail = text.endsWith("\r") ? "\r" : "";
       if (tail !== "") text = text.slice(0, -1);
@@ -55,7 +91,7 @@ export function* readLines(path: string, chunkBytes = READ_CHUNK_BYTES, maxLineB
         skipping = true;
       }
     }
-    const last = carry + decoder.end();
+    const last = carry + decoder.decode();
     if (skipping) {
       yield new OverlongLine(maxLineBytes);
       return;

@@ -5,7 +5,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type Database from "better-sqlite3";
-import { OverlongLine, readLines } from "./read-lines.ts";
+import { InvalidUtf8Line, OverlongLine, readLines } from "./read-lines.ts";
 import { problemsDdl, stagingDdl, stagingIndexSql, stagingInsertSql, stagingWidth, type StagingRows, type StagingTable } from "./staging.ts";
 import { validateBatch } from "./validate-lines.ts";
 
@@ -60,6 +60,9 @@ function stageFamily(db: Database.Database, { family, file }: { family: string; 
     if (line instanceof OverlongLine) {
       addProblem.run(file, lineNumber, "(root)", `line longer than ${line.maxBytes / 1024 / 1024} MiB, the maximum: split the record or shorten its text`);
       batch.push(""); // keeps the numbering of the batch; a blank line is skipped
+    } else if (line instanceof InvalidUtf8Line) {
+      addProblem.run(file, lineNumber, "(root)", invalidUtf8Message(line));
+      batch.push("");
     } else {
       batch.push(line);
     }
@@ -72,6 +75,14 @@ function stageFamily(db: Database.Database, { family, file }: { family: string; 
   if (batch.length > 0) stage(lineNumber - batch.length + 1, batch);
   db.exec("COMMIT");
   options.onProgress?.(`${file}: ${lineNumber} lines read`);
+}
+
+/** E.g. `invalid UTF-8 at byte 5 of the line (byte 48 of the file): 0xE9 ("é" in Latin-1); save the file as UTF-8`. */
+function invalidUtf8Message({ at }: InvalidUtf8Line): string {
+  const hex = `0x${at.byte.toString(16).toUpperCase().padStart(2, "0")}`;
+  // A byte of 0xA0-0xFF alone is most often text saved as Latin-1 (or Windows-1252).
+  const latin1 = at.byte >= 0xa0 ? ` (${JSON.stringify(String.fromCharCode(at.byte))} in Latin-1)` : "";
+  return `invalid UTF-8 at byte ${at.lineOffset} of the line (byte ${at.fileOffset} of the file): ${hex}${latin1}; save the file as UTF-8`;
 }
 
 /** Inserts staging rows, many per statement. */

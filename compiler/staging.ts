@@ -64,21 +64,37 @@ const tables = {
     line: "INTEGER", xid: "TEXT", handle_hash: "TEXT", linked_type: "TEXT", linked_id: "TEXT", hidden: "INTEGER", deleted: "INTEGER",
   },
   s_trending: { line: "INTEGER", entity_type: "TEXT", entity_id: "TEXT", day: "TEXT", observed_at: "DATETIME", score: "NUMERIC" },
+  // Records of the referenced families that failed validation, by the id they carry: they still
+  // exist for the reference checks, so that one mistake is reported once, not at every reference.
+  s_projects_invalid: { line: "INTEGER", id: "TEXT" },
+  s_tokens_invalid: { line: "INTEGER", id: "TEXT" },
+  s_people_invalid: { line: "INTEGER", id: "TEXT" },
+  s_funds_invalid: { line: "INTEGER", id: "TEXT" },
+  s_x_invalid: { line: "INTEGER", id: "TEXT" },
 } as const satisfies Record<string, Record<string, ColumnType>>;
 
 export type StagingTable = keyof typeof tables;
 
 /** The staging tables each family's records are flattened into. */
 const familyTables: Record<string, StagingTable[]> = {
-  projects: ["s_projects", "s_features", "s_pevents", "s_rounds", "s_round_investors", "s_tvl", "s_trend_observations"],
-  tokens: ["s_tokens", "s_tokenomics_fields", "s_allocations", "s_vesting", "s_utilities"],
-  people: ["s_people", "s_investments", "s_roles"],
-  funds: ["s_funds"],
+  projects: ["s_projects", "s_features", "s_pevents", "s_rounds", "s_round_investors", "s_tvl", "s_trend_observations", "s_projects_invalid"],
+  tokens: ["s_tokens", "s_tokenomics_fields", "s_allocations", "s_vesting", "s_utilities", "s_tokens_invalid"],
+  people: ["s_people", "s_investments", "s_roles", "s_people_invalid"],
+  funds: ["s_funds", "s_funds_invalid"],
   stocks: ["s_stocks"],
   news: ["s_news", "s_news_entities"],
   events: ["s_events"],
-  x_accounts: ["s_x"],
+  x_accounts: ["s_x", "s_x_invalid"],
   trending: ["s_trending"],
+};
+
+/** The table of a referenced family's invalid records (tokens.jsonl's records are referenced by news and trending). */
+export const invalidTables: Partial<Record<string, StagingTable>> = {
+  projects: "s_projects_invalid",
+  tokens: "s_tokens_invalid",
+  people: "s_people_invalid",
+  funds: "s_funds_invalid",
+  x_accounts: "s_x_invalid",
 };
 
 /** ISO 8601 UTC with milliseconds, e.g. 2026-03-01T12:00:00.000Z. */
@@ -210,6 +226,7 @@ export const stagingIndexSql: Record<string, string> = {
     "CREATE INDEX s_projects_id ON s_projects (id);",
     "CREATE INDEX s_projects_slug ON s_projects (slug);",
     "CREATE INDEX s_projects_line ON s_projects (line);",
+    "CREATE INDEX s_projects_invalid_id ON s_projects_invalid (id);",
     "CREATE INDEX s_features_parent ON s_features (project_line);",
     "CREATE INDEX s_pevents_parent ON s_pevents (project_line);",
     "CREATE INDEX s_rounds_parent ON s_rounds (project_line, id);",
@@ -218,6 +235,7 @@ export const stagingIndexSql: Record<string, string> = {
   ].join("\n"),
   tokens: [
     "CREATE INDEX s_tokens_id ON s_tokens (id);",
+    "CREATE INDEX s_tokens_invalid_id ON s_tokens_invalid (id);",
     "CREATE INDEX s_tokenomics_parent ON s_tokenomics_fields (token_line);",
     "CREATE INDEX s_allocations_parent ON s_allocations (token_line);",
     "CREATE INDEX s_vesting_parent ON s_vesting (token_line);",
@@ -225,12 +243,14 @@ export const stagingIndexSql: Record<string, string> = {
   ].join("\n"),
   people: [
     "CREATE INDEX s_people_id ON s_people (id);",
+    "CREATE INDEX s_people_invalid_id ON s_people_invalid (id);",
     "CREATE INDEX s_people_slug ON s_people (slug);",
     "CREATE INDEX s_investments_parent ON s_investments (person_line);",
     "CREATE INDEX s_roles_parent ON s_roles (person_line);",
   ].join("\n"),
   funds: [
     "CREATE INDEX s_funds_id ON s_funds (id);",
+    "CREATE INDEX s_funds_invalid_id ON s_funds_invalid (id);",
     "CREATE INDEX s_funds_slug ON s_funds (slug);",
   ].join("\n"),
   stocks: [
@@ -247,6 +267,7 @@ export const stagingIndexSql: Record<string, string> = {
   ].join("\n"),
   x_accounts: [
     "CREATE INDEX s_x_id ON s_x (xid);",
+    "CREATE INDEX s_x_invalid_id ON s_x_invalid (id);",
   ].join("\n"),
   trending: [
     "CREATE INDEX s_trending_day ON s_trending (day, entity_type, entity_id);",

@@ -1,8 +1,9 @@
 // Parse, validate and flatten a batch of source lines: the per-line work of reading sources,
 // kept pure so that it runs the same inline or on a worker thread (see read-sources.ts).
 import { familyFiles } from "./families/index.ts";
-import { formatIssues } from "./issues.ts";
-import { stagingRows, type StagingRows } from "./staging.ts";
+import { BOM, invalidJsonMessage, mayRepeatKeys, repeatedKey } from "./_json-text.ts";
+import { formatIssues, formatPath } from "./issues.ts";
+import { invalidTables, stagingRows, type StagingRows } from "./staging.ts";
 import { handleSearchHash, handleSearchKey, xAccountId } from "./x-ids.ts";
 
 export interface LineBatch {
@@ -28,19 +29,51 @@ export function validateBatch(batch: LineBatch, xSecret: string | undefined): Ba
   if (schema === undefined) throw new Error(`unknown family ${batch.family}`);
   const searchKey = xSecret === undefined ? undefined : handleSearchKey(xSecret);
   const result: BatchResult = { rows: {}, problems: [], needSecret: [] };
-  batch.lines.forEach((text, i) => {
-    const line = batch.firstLine + i;
-    if (text.trim() === "") return;
+  const invalidTable = invalidTables[batch.family];
+  /** Keeps a failed record's id, so that references to it are not reported too (checks.ts). */
+  const keepInvalid = (line: number, input: unknown, text: string) => {
+    if (invalidTable === undefined) return;
+    const id = batch.family === "x_accounts" ? claimedValue(input, text, "handle") : claimedValue(input, text, "id");
+    if (id === undefined) return;
+    if (batch.family !== "x_accounts") (result.rows[invalidTable] ??= []).push(line, id);
+    else if (xSecret !== undefined) (result.rows[invalidTable] ??= []).push(line, xAccountId(xSecret, id));
+  };
+  batch.lines.forEach((line, i) => {
+    const lineNumber = batch.firstLine + i;
+    if (line.trim() === "") return;
+    let text = line;
+    let failed = false;
+    if (text.charCodeAt(0) === 0xfeff) {
+      const message = lineNumber === 1
+        ? "the file starts with a byte order mark (BOM, bytes EF BB BF): save it as UTF-8 without a BOM"
+        : "the line starts with a byte order mark (BOM, U+FEFF): remove it";
+      result.problems.push({ line: lineNumber, path: "(root)", message });
+      text = text.slice(BOM.length);
+      failed = true;
+    }
     let input: unknown;
     try {
       input = JSON.parse(text);
     } catch (error) {
-      result.problems.push({ line, path: "(root)", message: `invalid JSON: ${(error as Error).message}` });
+      result.problems.push({ line: lineNumber, path: "(root)", message: invalidJsonMessage(text, error as Error) });
+      keepInvalid(lineNumber, undefined, text);
       return;
+    }
+    if (mayRepeatKeys(text, input)) {
+      const repeated = repeatedKey(text);
+      if (repeated !== undefined) {
+        const message = `duplicate key ${JSON.stringify(repeated.key)}: a record may name each field once (JSON would keep only the last value)`;
+        result.problems.push({ line: lineNumber, path: formatPath(repeated.path), message });
+        failed = true;
+      }
     }
     const parsed = schema.safeParse(input);
     if (!parsed.success) {
-      for (const p of formatIssues(parsed.error.issues, input)) result.problems.push({ line, ...p });
+      for (const p of formatIssues(parsed.error.issues, input)) result.problems.push({ line: lineNumber, ...p });
+      failed = true;
+    }
+    if (failed || !parsed.success) {
+      keepInvalid(lineNumber, input, text);
       return;
     }
     const record = parsed.data as Record<string, unknown>;
@@ -49,12 +82,27 @@ export function validateBatch(batch: LineBatch, xSecret: string | undefined): Ba
       : batch.family === "trending" ? (record as { entity: { handle?: string } }).entity.handle
       : undefined;
     if (handle === undefined) {
-      stagingRows(batch.family, record, line, null, null, result.rows);
+      stagingRows(batch.family, record, lineNumber, null, null, result.rows);
     } else if (xSecret === undefined || searchKey === undefined) {
-      result.needSecret.push(line);
+      result.needSecret.push(lineNumber);
     } else {
-      stagingRows(batch.family, record, line, xAccountId(xSecret, handle), handleSearchHash(searchKey, handle), result.rows);
+      stagingRows(batch.family, record, lineNumber, xAccountId(xSecret, handle), handleSearchHash(searchKey, handle), result.rows);
     }
   });
   return result;
+}
+
+/** The string a failed record gives for `field`: from the parsed object, or for a line that is not JSON, its first `"field": "..."`. */
+function claimedValue(input: unknown, text: string, field: string): string | undefined {
+  if (input !== undefined) {
+    const value = input !== null && typeof input === "object" ? (input as Record<string, unknown>)[field] : undefined;
+    return typeof value === "string" ? value : undefined;
+  }
+  const match = new RegExp(`"${field}"\\s*:\\s*("(?:[^"\\\\]|\\\\.)*")`).exec(text);
+  if (match === null) return undefined;
+  try {
+    return JSON.parse(match[1]!) as string;
+  } catch {
+    return undefined;
+  }
 }

@@ -18,7 +18,13 @@ export function readSnapshotManifest(file: string): Record<string, unknown> {
     throw new SnapshotDiffError(`${file}: no such file`);
   }
   if (!isFile) throw new SnapshotDiffError(`${file}: not a file`);
-  if (_header(file) !== SQLITE_HEADER) throw new SnapshotDiffError(`${file}: not a cei snapshot (not an SQLite database)`);
+  let header: string;
+  try {
+    header = _header(file);
+  } catch (error) {
+    throw new SnapshotDiffError(`${file}: cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
+  if (header !== SQLITE_HEADER) throw new SnapshotDiffError(`${file}: not a cei snapshot (not an SQLite database)`);
   const db = new Database(file, { readonly: true, fileMustExist: true });
   try {
     const rows = db.prepare("SELECT key, value FROM manifest ORDER BY key").all() as Array<{ key: string; value: string }>;

@@ -9,7 +9,9 @@ import { diffRankings, type RankingDiff } from "./_rankings.ts";
 import { compareIds, type FieldChange } from "./_rows.ts";
 import { familySpecs } from "./_specs.ts";
 
-export { SnapshotDiffError };
+// The manifest reader with our own sentence for a missing file or one that is not a snapshot,
+// for the other commands that open a snapshot (cei inspect, cei compile's shrink guard).
+export { readSnapshotManifest, SnapshotDiffError };
 export type { FamilyDiff, RankingDiff, FieldChange };
 export type { ListDiff, RecordChange } from "./_families.ts";
 

@@ -22,9 +22,21 @@ export const entityId = z
   .regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]{0,159}$/, "expected an id of 1-160 characters [A-Za-z0-9_.:-]")
   .describe("An id: 1-160 characters of A-Z, a-z, 0-9, `_ . : -`, starting with a letter or digit.");
 
+const SLUG = "expected a slug of 1-160 characters [a-z0-9-]";
+
+/** What is wrong with a slug, in the curator's terms: a leading or trailing dash, or the first character not allowed. */
+function slugMessage(input: unknown): string {
+  if (typeof input !== "string" || input === "") return SLUG;
+  const quoted = JSON.stringify(input);
+  if (input.startsWith("-")) return `expected a slug that starts with a letter or digit, not a dash: ${quoted}`;
+  if (input.endsWith("-")) return `expected a slug that ends with a letter or digit, not a dash: ${quoted}`;
+  const bad = /[^a-z0-9-]/.exec(input);
+  return bad === null ? SLUG : `${SLUG}: ${quoted} has ${JSON.stringify(bad[0])} at character ${bad.index + 1}`;
+}
+
 export const slug = z
   .string()
-  .regex(/^[a-z0-9](?:[a-z0-9-]{0,158}[a-z0-9])?$/, "expected a slug of 1-160 characters [a-z0-9-]")
+  .regex(/^[a-z0-9](?:[a-z0-9-]{0,158}[a-z0-9])?$/, { error: (issue) => slugMessage(issue.input) })
   .describe("A slug: 1-160 characters of a-z, 0-9 and `-`, not starting or ending with `-`.");
 
 /**
@@ -45,13 +57,31 @@ export const snakeCase = (max: number) =>
     })
     .describe(`A lower-case snake_case value (a-z, 0-9, single underscores), at most ${max} characters.`);
 
+const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+
+/**
+ * Why a well-formed `YYYY-MM-DD` (at the start of `input`) is not a day of the calendar, e.g.
+ * `no such date: 2026-02-30 (February 2026 has 28 days)`; undefined when it is one, or not well-formed.
+ */
+export function nonexistentDate(input: unknown): string | undefined {
+  const match = typeof input === "string" ? /^(\d{4})-(\d{2})-(\d{2})/.exec(input) : null;
+  if (match === null) return undefined;
+  const [ymd, year, month, day] = [match[0], Number(match[1]), Number(match[2]), Number(match[3])];
+  if (month < 1 || month > 12) return `no such date: ${ymd} (there is no month ${match[2]})`;
+  const days = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  if (day < 1 || day > days) return `no such date: ${ymd} (${MONTHS[month - 1]} ${year} has ${days} days)`;
+  return undefined;
+}
+
 /** ISO 8601 UTC date-time; written to the snapshot normalised to milliseconds. */
 export const dateTime = z.iso
-  .datetime({ error: "expected an ISO 8601 UTC date-time" })
+  .datetime({ error: (issue) => nonexistentDate(issue.input) ?? "expected an ISO 8601 UTC date-time" })
   .describe("An ISO 8601 UTC date-time ending in `Z`, e.g. `2026-03-01T12:00:00Z` (any fraction of a second).");
 
 /** A UTC calendar date, YYYY-MM-DD. */
-export const date = z.iso.date({ error: "expected a date YYYY-MM-DD" }).describe("A calendar date `YYYY-MM-DD` that exists (no `2026-02-30`).");
+export const date = z.iso
+  .date({ error: (issue) => nonexistentDate(issue.input) ?? "expected a date YYYY-MM-DD" })
+  .describe("A calendar date `YYYY-MM-DD` that exists (no `2026-02-30`).");
 
 /**
  * The compiler parses a URL (WHATWG) and refuses any scheme but http and https. JSON Schema's

@@ -6,6 +6,7 @@ import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { expect, onTestFinished, test } from "vitest";
 import Database from "better-sqlite3";
+import { inspectSnapshot } from "../../cli/inspect.ts";
 import { FIXTURE_X_SECRET, fixtureDir } from "../_support/fixtures.ts";
 
 const run = promisify(execFile);
@@ -50,7 +51,7 @@ test("compile fails with every problem on stderr and exit 1; compile and inspect
   const manifest = JSON.parse(inspected.stdout) as Record<string, unknown>;
   expect(manifest.compiled_at).toBeUndefined();
   expect(manifest.reference_time).toBe("2026-03-01T12:00:00.000Z");
-  expect(good.stdout).toBe(`compiled ${out} (content_hash ${String(manifest.content_hash)}, reference time 2026-03-01T12:00:00.000Z (--as-of))\n`);
+  expect(good.stdout).toBe(`compiled ${out} (content_hash ${String(manifest.content_hash)}, reference time 2026-03-01T12:00:00.000Z (--as-of))\nno earlier snapshot at ${out}\n`);
   expect(readFileSync(out).subarray(0, 15).toString()).toBe("SQLite format 3");
 });
 
@@ -117,4 +118,44 @@ test("an X secret that others can read, a symlink, or one shorter than 32 bytes 
     [compileWith([], { CEI_X_SECRET: "a" }), "cei compile: env CEI_X_SECRET is 1 bytes; an X secret needs at least 32\n"],
   ];
   for (const [result, message] of cases) expect(await result).toMatchObject({ code: 1, stderr: message });
+});
+
+test("inspect answers a missing file, a folder, a text file and an SQLite file that is not a snapshot with its own sentence", async () => {
+  const dir = tempDir("cei-cli-inspect-");
+  const text = join(dir, "notes.txt");
+  writeFileSync(text, "not a database");
+  const plain = join(dir, "plain.db");
+  new Database(plain).exec("CREATE TABLE t (x)").close();
+  const missing = await cei(["inspect", join(dir, "nope.db")]);
+  expect(missing).toMatchObject({ code: 1, stdout: "", stderr: `cei inspect: ${join(dir, "nope.db")}: no such file\n` });
+  expect(() => inspectSnapshot(dir)).toThrow(`${dir}: not a file`);
+  expect(() => inspectSnapshot(text)).toThrow(`${text}: not a cei snapshot (not an SQLite database)`);
+  expect(() => inspectSnapshot(plain)).toThrow(`${plain}: not a cei snapshot (no manifest with a format_version)`);
+});
+
+test("a compile that would empty a family is refused with what would change; --allow-shrink replaces the snapshot and says what changed", async () => {
+  const dir = tempDir("cei-cli-shrink-");
+  const out = join(dir, "snapshot.db");
+  const source = join(dir, "source");
+  cpSync(fixtureDir("valid"), source, { recursive: true });
+  const compile = (...extra: string[]) => cei(["compile", "--source", source, "--out", out, "--as-of", "2026-03-01T12:00:00Z", ...extra], { CEI_X_SECRET: SECRET });
+  expect((await compile()).code).toBe(0);
+  const earlier = readFileSync(out);
+  writeFileSync(join(source, "events.jsonl"), "");
+  const refused = await compile();
+  expect(refused).toMatchObject({ code: 1, stdout: "" });
+  expect(refused.stderr).toBe([
+    `${out}: (root): events would become empty (it has 4 records); --allow-shrink replaces it knowingly`,
+    `what would change in ${out}:`,
+    "summary",
+    "  events      4 removed",
+    "  manifest    6 entries changed",
+    `cei compile: 1 problem(s); ${out} was not written`,
+    "",
+  ].join("\n"));
+  expect(readFileSync(out).equals(earlier)).toBe(true);
+  const accepted = await compile("--allow-shrink");
+  expect(accepted.code).toBe(0);
+  expect(accepted.stdout.split("\n").slice(1)).toEqual([`against the earlier snapshot at ${out}:`, "summary", "  events      4 removed", "  manifest    6 entries changed", ""]);
+  expect((await compile()).stdout.split("\n").slice(1)).toEqual([`against the earlier snapshot at ${out}:`, "no differences", ""]);
 });

@@ -24,7 +24,7 @@ test("schema problems and invalid JSON, every one of them", async () => {
     "funds.jsonl:1: fund_type: expected one of: vc, angel, accelerator, launchpad, cvc, family-office",
     "funds.jsonl:1: score: expected a number",
     "projects.jsonl:3: (root): invalid JSON: Expected ',' or '}' after property value in JSON at position 26",
-    "projects.jsonl:4: slug: expected a slug of 1-160 characters [a-z0-9-]",
+    'projects.jsonl:4: slug: expected a slug of 1-160 characters [a-z0-9-]: "P 3" has "P" at character 1',
     "projects.jsonl:4: name: expected a non-empty string",
     "projects.jsonl:4: funding[0].amount_usd: expected a number >= 0",
     "projects.jsonl:4: funding[0].announced_at: expected an ISO 8601 UTC date-time",
@@ -37,6 +37,23 @@ test("schema problems and invalid JSON, every one of them", async () => {
     "tokens.jsonl:1: tokenomics.model_type.confidence: expected a number <= 1",
     "trending.jsonl:1: entity.type: expected one of: project, token, person, x_account",
     "trending.jsonl:1: day: expected a date YYYY-MM-DD",
+  ]);
+});
+
+test("root causes first: a record that fails is reported once, not at every reference, and in the curator's terms", async () => {
+  const { problems } = await compileErrors("errors-root-causes");
+  // Eleven references name the six failed records; only the one to a record that does not exist is reported.
+  expect(problems).toEqual([
+    "funds.jsonl:1: (root): the file starts with a byte order mark (BOM, bytes EF BB BF): save it as UTF-8 without a BOM",
+    'funds.jsonl:2: (root): duplicate key "score": a record may name each field once (JSON would keep only the last value)',
+    "funds.jsonl:3: fund_type: required",
+    "people.jsonl:1: roles[0].started_at: no such date: 2025-02-29 (February 2025 has 28 days)",
+    "projects.jsonl:1: funding[0].amount_usd: expected a number >= 0",
+    'projects.jsonl:2: slug: expected a slug that starts with a letter or digit, not a dash: "-dash"',
+    'projects.jsonl:3: (root): invalid JSON: trailing comma at character 53: remove the comma before "}"',
+    "projects.jsonl:4: funding[0].announced_at: no such date: 2026-02-30 (February 2026 has 28 days)",
+    'tokens.jsonl:3: project_id: unknown project "p_missing"',
+    'x_accounts.jsonl:1: (root): unknown field "bogus"',
   ]);
 });
 

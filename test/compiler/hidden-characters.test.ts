@@ -1,10 +1,11 @@
 // Curated text may not hold C0 control characters (prose keeps tab and line feed) nor the bidi
 // overrides and isolates that reorder what a reader sees: each is a file:line problem.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, expect, test } from "vitest";
 import { compileSnapshot } from "../../compiler/compile.ts";
+import { writeSources } from "../_support/sources.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "cei-hidden-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -18,14 +19,14 @@ const story = (n: number, summary: string) =>
   });
 
 test("control and bidi characters in curated text are problems with file:line; prose keeps tab and newline", async () => {
-  writeFileSync(join(dir, "funds.jsonl"), [
+  writeSources(dir, { "funds.jsonl": [
     fund("fund_a", "Plain Fund"),
     fund("fund_b", "Bell\u0007Fund"),
     fund("fund_c", "Evil\u202Ednuf"),
     fund("fund_d", "Tab\tName"),
     fund("fund_e", "Isolate \u2066x\u2069"),
-  ].join("\n") + "\n");
-  writeFileSync(join(dir, "news.jsonl"), [story(1, "Line one.\n\tLine two."), story(2, "Nul\u0000here"), story(3, "Carriage\rreturn")].join("\n") + "\n");
+  ].join("\n") + "\n",
+  "news.jsonl": [story(1, "Line one.\n\tLine two."), story(2, "Nul\u0000here"), story(3, "Carriage\rreturn")].join("\n") + "\n" });
   const result = await compileSnapshot({ sourceDir: dir, outFile: join(dir, "s.db"), compiledAt: new Date("2026-03-01T12:00:00Z") });
   expect(result).toEqual({
     ok: false,

@@ -1,6 +1,5 @@
 // Snapshot computations on generated sources: caps, order, tie-breaks, as_of rules, market
 // aggregates and benchmark shares.
-import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type Database from "better-sqlite3";
 import { afterAll, beforeAll, expect, test } from "vitest";
@@ -8,12 +7,13 @@ import { compileSnapshot } from "../../compiler/compile.ts";
 import { previousUtcDays } from "../../compiler/snapshots.ts";
 import { FIXTURE_COMPILED_AT } from "../_support/fixtures.ts";
 import { manifestOf, openSnapshot } from "./_snapshot.ts";
+import { writeSources } from "../_support/sources.ts";
 import { testTempDir } from "../_support/temp.ts";
 
 const pad = (i: number): string => String(i).padStart(3, "0");
 const jsonl = (records: unknown[]): string => records.map((r) => JSON.stringify(r)).join("\n") + "\n";
 
-function writeSources(dir: string): void {
+function writeGenerated(dir: string): void {
   const projects = Array.from({ length: 35 }, (_, i) => ({
     id: `p${pad(i)}`, slug: `p-${pad(i)}`, name: `Project ${i}`,
     // Scores tie in pairs, so the id decides; the oldest included observation is p033's.
@@ -39,18 +39,20 @@ function writeSources(dir: string): void {
   };
   const live = projects.slice(0, 25).map((p, i) => ({ entity: { type: "project", id: p.id }, day: "live", observed_at: "2026-03-01T11:00:00Z", score: 100 - i }));
   const dated = tokens.slice(0, 22).map((t, i) => ({ entity: { type: "token", id: t.id }, day: "2026-02-10", observed_at: "2026-02-10T12:00:00Z", score: i % 3 }));
-  writeFileSync(join(dir, "projects.jsonl"), jsonl(projects));
-  writeFileSync(join(dir, "funds.jsonl"), jsonl(funds));
-  writeFileSync(join(dir, "stocks.jsonl"), jsonl(stocks));
-  writeFileSync(join(dir, "tokens.jsonl"), jsonl(tokens));
-  writeFileSync(join(dir, "people.jsonl"), jsonl([person]));
-  writeFileSync(join(dir, "trending.jsonl"), jsonl([...live, ...dated]));
+  writeSources(dir, {
+    "projects.jsonl": jsonl(projects),
+    "funds.jsonl": jsonl(funds),
+    "stocks.jsonl": jsonl(stocks),
+    "tokens.jsonl": jsonl(tokens),
+    "people.jsonl": jsonl([person]),
+    "trending.jsonl": jsonl([...live, ...dated]),
+  });
 }
 
 let db: Database.Database;
 beforeAll(async () => {
   const dir = testTempDir("cei-snapshots-");
-  writeSources(dir);
+  writeGenerated(dir);
   const outFile = join(dir, "snapshot.db");
   const result = await compileSnapshot({ sourceDir: dir, outFile, compiledAt: FIXTURE_COMPILED_AT });
   if (!result.ok) throw new Error(result.problems.join("\n"));

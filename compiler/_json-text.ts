@@ -1,0 +1,156 @@
+// What JSON.parse does not say about a source line, in the curator's terms: a byte order mark,
+// a trailing comma, and keys a record repeats (JSON.parse silently keeps the last one). Only
+// `mayRepeatKeys` runs on every record; the scans run only on lines that failed or may repeat a key.
+
+export const BOM = "\uFEFF";
+
+/** `invalid JSON: ...` for a line JSON.parse refused: a trailing comma is named as one, else JSON.parse's own words. */
+export function invalidJsonMessage(text: string, error: Error): string {
+  const comma = trailingComma(text);
+  if (comma !== undefined) return `invalid JSON: trailing comma at character ${comma + 1}: remove the comma before "${text[nextNonSpace(text, comma + 1)]}"`;
+  return `invalid JSON: ${error.message}`;
+}
+
+const isSpace = (c: string | undefined): boolean => c === " " || c === "\t" || c === "\n" || c === "\r";
+const nextNonSpace = (text: string, from: number): number => {
+  let i = from;
+  while (isSpace(text[i])) i++;
+  return i;
+};
+
+/**
+ * The index of the first comma (outside strings) followed only by white space and `}` or `]`,
+ * when removing every such comma makes the line valid JSON; otherwise the comma is not the
+ * (only) mistake, and undefined.
+ */
+function trailingComma(text: string): number | undefined {
+  const commas: number[] = [];
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === "\\") i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') {
+      inString = true;
+    } else if (c === ",") {
+      const next = text[nextNonSpace(text, i + 1)];
+      if (next === "}" || next === "]") commas.push(i);
+    }
+  }
+  if (commas.length === 0) return undefined;
+  const without = commas.reduceRight((t, at) => t.slice(0, at) + t.slice(at + 1), text);
+  try {
+    JSON.parse(without);
+    return commas[0];
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether a record parsed from `text` may have lost a repeated key: cheap and never wrong when it
+ * says no. Every key occurrence in the text is followed by a colon outside strings; a repeated key
+ * leaves the parsed value with fewer keys than that, or fewer colons in its strings than the text
+ * holds (the repeated key's value, or its own colons). So: colons in the text, plus colons written
+ * as `\u003a`, minus colons in the parsed keys and strings, against the parsed keys.
+ */
+export function mayRepeatKeys(text: string, parsed: unknown): boolean {
+  let colons = countColons(text);
+  if (text.includes("\\u003")) colons += (text.match(/\\u003[aA]/g) ?? []).length;
+  parsedKeys = 0;
+  parsedColons = 0;
+  countParsed(parsed);
+  return colons - parsedColons > parsedKeys;
+}
+
+// The walk's counters: module state rather than an object per call, on the hot path.
+let parsedKeys = 0;
+let parsedColons = 0;
+
+function countColons(s: string): number {
+  let n = 0;
+  for (let at = s.indexOf(":"); at !== -1; at = s.indexOf(":", at + 1)) n++;
+  return n;
+}
+
+function countParsed(value: unknown): void {
+  if (typeof value === "string") {
+    if (value.length > 0) parsedColons += countColons(value);
+  } else if (typeof value !== "object" || value === null) {
+    return;
+  } else if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) countParsed(value[i]);
+  } else {
+    const keys = Object.keys(value);
+    parsedKeys += keys.length;
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i]!;
+      if (key.includes(":")) parsedColons += countColons(key);
+      countParsed((value as Record<string, unknown>)[key]);
+    }
+  }
+}
+
+/**
+ * The first key repeated within one object of the (valid JSON) `text`, as a path and the key,
+ * e.g. `{ path: "funding[0]", key: "amount_usd" }`; undefined when no key repeats.
+ */
+export function repeatedKey(text: string): { path: Array<string | number>; key: string } | undefined {
+  let i = 0;
+  const path: Array<string | number> = [];
+  const readString = (): string => {
+    const start = i;
+    i++;
+    while (text[i] !== '"') i += text[i] === "\\" ? 2 : 1;
+    i++;
+    return JSON.parse(text.slice(start, i)) as string;
+  };
+  const skipSpace = () => {
+    i = nextNonSpace(text, i);
+  };
+  const value = (): { path: Array<string | number>; key: string } | undefined => {
+    skipSpace();
+    const c = text[i];
+    if (c === "{") {
+      i++;
+      const seen = new Set<string>();
+      skipSpace();
+      if (text[i] === "}") return void i++;
+      for (;;) {
+        skipSpace();
+        const key = readString();
+        if (seen.has(key)) return { path: [...path], key };
+        seen.add(key);
+        skipSpace();
+        i++; // the colon
+        path.push(key);
+        const found = value();
+        path.pop();
+        if (found !== undefined) return found;
+        skipSpace();
+        if (text[i++] === "}") return undefined;
+      }
+    }
+    if (c === "[") {
+      i++;
+      skipSpace();
+      if (text[i] === "]") return void i++;
+      for (let index = 0; ; index++) {
+        path.push(index);
+        const found = value();
+        path.pop();
+        if (found !== undefined) return found;
+        skipSpace();
+        if (text[i++] === "]") return undefined;
+      }
+    }
+    if (c === '"') {
+      readString();
+      return undefined;
+    }
+    while (i < text.length && !",}] \t\n\r".includes(text[i]!)) i++;
+    return undefined;
+  };
+  return value();
+}

@@ -1,0 +1,79 @@
+// Every entry of the source folder is accounted for (docs/source-format.md, "Files"): a family
+// file, or a documented ignorable (README*, dotfiles such as .cei-x-secret, the output itself).
+// Anything else is a problem naming the closest family file, and so is a missing family file: a
+// family that is intentionally empty has an empty file, so that a lost or misnamed file is never
+// read as an empty family.
+import { readdirSync } from "node:fs";
+import { resolve } from "node:path";
+import { familyFiles } from "./families/index.ts";
+
+export interface SourceFiles {
+  /** Each unknown entry and each missing family file: printed as `file: (root): message`. */
+  problems: Array<{ file: string; message: string }>;
+  /** No family file at all: the compile stops here. */
+  empty: boolean;
+}
+
+const ignorable = (name: string): boolean => name.startsWith(".") || /^readme/i.test(name);
+
+export function sourceFiles(sourceDir: string, outFile: string): SourceFiles {
+  const known = new Set(familyFiles.map((f) => f.file));
+  const present = new Set<string>();
+  const problems: SourceFiles["problems"] = [];
+  let entries;
+  try {
+    entries = readdirSync(sourceDir, { withFileTypes: true });
+  } catch (error) {
+    return { problems: [{ file: sourceDir, message: `the source folder cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})` }], empty: true };
+  }
+  for (const entry of entries) {
+    const { name } = entry;
+    if (known.has(name) && !entry.isDirectory()) {
+      present.add(name);
+    } else if (!ignorable(name) && resolve(sourceDir, name) !== resolve(outFile)) {
+      const shown = entry.isDirectory() ? `${name}/` : name;
+      const closest = closestFamilyFile(name);
+      const hint = closest === undefined
+        ? `the compiler reads only ${familyFiles.map((f) => f.file).join(", ")} (README* and dotfiles are ignored)`
+        : `did you mean ${closest}?`;
+      problems.push({ file: shown, message: `not a family file, so not read: ${hint}` });
+    }
+  }
+  if (present.size === 0) {
+    problems.push({ file: sourceDir, message: `the source folder holds no family file (${familyFiles.map((f) => f.file).join(", ")})` });
+    return { problems, empty: true };
+  }
+  for (const { file } of familyFiles) {
+    if (!present.has(file)) problems.push({ file, message: `missing: if the family is intentionally empty, create an empty ${file}` });
+  }
+  return { problems, empty: false };
+}
+
+/**
+ * The family file whose name is closest to `name` (case ignored): by edit distance between the
+ * names before their first dot, so that `Stocks.jsonl`, `projetcs.jsonl`, `projects.json` and
+ * `projects.jsonl.bak` all find theirs; undefined when none is within a quarter of its length.
+ */
+export function closestFamilyFile(name: string): string | undefined {
+  const stem = name.toLowerCase().split(".")[0]!;
+  let best: { file: string; distance: number } | undefined;
+  for (const { file } of familyFiles) {
+    const familyStem = file.split(".")[0]!;
+    const distance = editDistance(stem, familyStem);
+    if (distance <= Math.max(1, Math.floor(familyStem.length / 4)) && (best === undefined || distance < best.distance)) best = { file, distance };
+  }
+  return best?.file;
+}
+
+/** Levenshtein distance, with a transposition of two neighbours counted as one edit. */
+function editDistance(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
+    }
+  }
+  return d[a.length]![b.length]!;
+}
