@@ -3,6 +3,7 @@
 import type Database from "better-sqlite3";
 import type { z } from "zod";
 import { ApiError, type ErrorDetail } from "../errors.ts";
+import type { JsonText } from "../_json-text.ts";
 import type { RateLimitInfo } from "../meter/meter.ts";
 import type { OperationId, Scope, Tier } from "../policy.ts";
 import { issuesToDetails, requestIssuePredicate, type RawRequest } from "../_request.ts";
@@ -21,7 +22,7 @@ export interface OperationDeps {
  * that it is answered after the rate-limit and credit checks without charging.
  */
 export type OperationResult =
-  | { outcome: "ok"; data: unknown }
+  | { outcome: "ok"; data: unknown } // a plain value, or a JsonText
   | { outcome: "invalid" | "not_found"; error: ApiError };
 
 /** The key that made the request, as admitted (GET /v1/key describes it; other operations ignore it). */
@@ -60,8 +61,11 @@ export interface OperationDefinition<Req extends z.ZodType, Res extends z.ZodTyp
   response: Res;
   /** A 422 check beyond the schema that reads no snapshot (it runs even when credits are short). */
   check?(request: z.output<Req>, deps: OperationDeps): ApiError | undefined;
-  /** Runs once per app: prepare statements here. The returned function runs per request. */
-  prepare(deps: OperationDeps): (request: z.output<Req>, caller: Caller) => z.output<Res> | ApiError;
+  /**
+   * Runs once per loaded snapshot: prepare statements (and serialise what the snapshot fixes) here.
+   * The returned function runs per request; it may answer `data` already serialised (JsonText).
+   */
+  prepare(deps: OperationDeps): (request: z.output<Req>, caller: Caller) => z.output<Res> | JsonText | ApiError;
 }
 
 export function defineOperation<Req extends z.ZodType, Res extends z.ZodType>(
