@@ -78,14 +78,22 @@ export function defineOperation<Req extends z.ZodType, Res extends z.ZodType>(
     create(deps) {
       const run = definition.prepare(deps);
       const { request, check } = definition;
+      const parsedRequests = new ValidRequestCache();
       return {
         validate(raw, problems) {
-          const parsed = request.safeParse(raw, { error: requestIssuePredicate });
-          if (!parsed.success) issuesToDetails(parsed.error.issues, problems);
-          if (problems.length > 0) return { valid: false, error: new ApiError("INVALID_REQUEST", undefined, problems) };
-          const refused = check?.(parsed.data as z.output<Req>, deps);
+          const key = raw.body === undefined && problems.length === 0 ? requestKey(raw) : undefined;
+          let data = key === undefined ? undefined : parsedRequests.get(key);
+          if (data === undefined) {
+            const parsed = request.safeParse(raw, { error: requestIssuePredicate });
+            if (!parsed.success) issuesToDetails(parsed.error.issues, problems);
+            if (problems.length > 0) return { valid: false, error: new ApiError("INVALID_REQUEST", undefined, problems) };
+            data = parsed.data;
+            if (key !== undefined) parsedRequests.set(key, data);
+          }
+          // After the cache: a check may read the clock (the trending date window).
+          const refused = check?.(data as z.output<Req>, deps);
           if (refused !== undefined) return { valid: false, error: refused };
-          return { valid: true, request: parsed.data };
+          return { valid: true, request: data };
         },
         run(validated, caller) {
           const result = run(validated as z.output<Req>, caller);
@@ -97,6 +105,36 @@ export function defineOperation<Req extends z.ZodType, Res extends z.ZodType>(
       };
     },
   };
+}
+
+/** At most this many valid requests are remembered per operation; then the cache starts again. */
+const VALID_REQUEST_CACHE_LIMIT = 2_000;
+
+/**
+ * Valid GET requests already parsed (issue 12): a request schema is a pure function of the path
+ * parameters and query, and zod costs more than the rest of the cheapest request's own work.
+ * Only successes are kept, so every 422 is built exactly as before; handlers never modify requests.
+ */
+class ValidRequestCache {
+  #entries = new Map<string, unknown>();
+
+  get(key: string): unknown {
+    return this.#entries.get(key);
+  }
+
+  set(key: string, request: unknown): void {
+    if (this.#entries.size >= VALID_REQUEST_CACHE_LIMIT) this.#entries.clear();
+    this.#entries.set(key, request);
+  }
+}
+
+/** Names and values, each prefixed with its length, so that no two different requests share a key. */
+function requestKey(raw: RawRequest): string {
+  let key = "";
+  for (const name in raw.params) key += `${name.length}:${name}${raw.params[name]!.length}:${raw.params[name]}`;
+  key += "?";
+  for (const name in raw.query) key += `${name.length}:${name}${raw.query[name]!.length}:${raw.query[name]}`;
+  return key;
 }
 
 /** A problem found by an operation's own checks (after the schema), as a 422; `message` is a whole sentence. */
