@@ -3,7 +3,7 @@
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-export const sections = ["compile", "diff", "http", "scaling", "search", "startup", "refused"] as const;
+export const sections = ["compile", "diff", "http", "operations", "scaling", "search", "startup", "refused"] as const;
 export type Section = (typeof sections)[number];
 
 export interface BenchConfig {
@@ -14,6 +14,8 @@ export interface BenchConfig {
   /** Seconds of measured load per run, after an unmeasured warm-up of `warmupSeconds`. */
   loadSeconds: number;
   warmupSeconds: number;
+  /** Seconds of measured load per operation in section "operations" (19 runs per round). */
+  operationSeconds: number;
   /** raw, h3, cei alternated this many times (section 1); each scale this many times (section 3). */
   httpRounds: number;
   scalingRounds: number;
@@ -35,6 +37,7 @@ const FULL = {
   scales: [9, 91, 910],
   loadSeconds: 8,
   warmupSeconds: 2,
+  operationSeconds: 4,
   httpRounds: 3,
   scalingRounds: 3,
   compileRounds: 3,
@@ -46,6 +49,7 @@ const QUICK = {
   scales: [1, 9, 91],
   loadSeconds: 2,
   warmupSeconds: 1,
+  operationSeconds: 2,
   httpRounds: 3,
   scalingRounds: 1,
   compileRounds: 1,

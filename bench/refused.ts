@@ -86,16 +86,21 @@ export async function benchRefused(config: BenchConfig, snapshot: string, label:
   };
 }
 
-async function _cpuRun(c: Case, snapshot: string, config: BenchConfig): Promise<{ us: number; statuses: Record<string, number> }> {
+/** Server CPU per request of the cheapest refusal (a 429 on GET /v1/projects/{slug}), over `seconds` of load. */
+export async function cheapestRefusalCpu(snapshot: string, config: BenchConfig, seconds: number): Promise<number> {
+  return (await _cpuRun(CASES[0]!, snapshot, config, seconds)).us;
+}
+
+async function _cpuRun(c: Case, snapshot: string, config: BenchConfig, seconds = config.loadSeconds): Promise<{ us: number; statuses: Record<string, number> }> {
   const server = await _start(snapshot);
   try {
     const key = c.key === "limited" ? server.extraKeys[0]! : server.extraKeys[1]!;
     const request = _withKey(c.request(_slug(snapshot, server)), key);
     // The free key's window must not roll over mid-run: its first 60 requests would be admitted.
-    if (c.key === "limited") await _useUpWindow(server.url, key, config.warmupSeconds + config.loadSeconds + 2);
+    if (c.key === "limited") await _useUpWindow(server.url, key, config.warmupSeconds + seconds + 2);
     await runLoad(server.url, [request], config.warmupSeconds);
     const before = server.cpuSeconds();
-    const result = await runLoad(server.url, [request], config.loadSeconds);
+    const result = await runLoad(server.url, [request], seconds);
     _expect(c.name, result, c.statuses);
     return { us: ((server.cpuSeconds() - before) * 1e6) / result.total, statuses: result.statuses };
   } finally {

@@ -11,6 +11,7 @@ import type { Caller, OperationHandler } from "./operations/_operation.ts";
 import { operationPolicy, type Scope } from "./policy.ts";
 import type { Route } from "./routes.ts";
 import { readJsonBody } from "./_body.ts";
+import { dataValue } from "./_json-text.ts";
 import { readParams, readQuery, type RawRequest } from "./_request.ts";
 import { newRequestId, respondData, respondError, type Metering } from "./_respond.ts";
 
@@ -141,7 +142,7 @@ export class Pipeline {
 
   #checkResponse(served: ServedRoute, data: unknown): void {
     if (!this.#deps.checkResponses) return;
-    const parsed = served.route.handler.response.safeParse(data);
+    const parsed = served.route.handler.response.safeParse(dataValue(data));
     if (!parsed.success) {
       throw new Error(`response of ${served.route.operation} does not match its schema: ${JSON.stringify(parsed.error.issues)}`);
     }

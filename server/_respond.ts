@@ -8,6 +8,7 @@ import { FastResponse } from "srvx/node";
 import type { RateLimitInfo } from "./meter/meter.ts";
 import type { ApiError } from "./errors.ts";
 import { RATE_WINDOW_MS } from "./policy.ts";
+import { dataJson } from "./_json-text.ts";
 import { boundedDetails } from "./_request.ts";
 
 /** What is known about the key's balance and window when the response is written. */
@@ -62,7 +63,7 @@ function _respond(status: number, body: string, headers: Record<string, string>)
 }
 
 export function respondData(requestId: string, data: unknown, metering: Metering, now: number): Response {
-  const body = `{"data":${JSON.stringify(data)},"meta":${_metaJson(requestId, metering)}}`;
+  const body = `{"data":${dataJson(data)},"meta":${_metaJson(requestId, metering)}}`;
   return _respond(200, body, _headers(requestId, metering, now));
 }
 

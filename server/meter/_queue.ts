@@ -1,5 +1,6 @@
 // The meter's writes: every job queued during one event-loop turn runs in one BEGIN IMMEDIATE
-// transaction, each job in its own savepoint (a job that throws fails alone). When another process
+// transaction, each job in its own savepoint (a job that throws fails alone) unless its only write
+// is its last statement. When another process
 // holds the write lock, SQLite waits at most BUSY_WAIT_MS (blocking), then the batch is retried
 // from a timer with backoff, so the event loop keeps serving answers that need no lock; a job that
 // has waited METER_WAIT_LIMIT_MS is rejected with MeterBusyError and has written nothing.
@@ -21,6 +22,8 @@ export class MeterBusyError extends Error {
 
 interface Job {
   run: () => unknown;
+  /** In a savepoint of its own, so that a job that throws half-way leaves nothing behind. */
+  atomic: boolean;
   resolve: (value: never) => void;
   reject: (error: unknown) => void;
   deadline: number;
@@ -42,7 +45,7 @@ export class WriteQueue {
     const one = db.transaction((job: Job) => job.run());
     const all = db.transaction((jobs: Job[]) => jobs.map((job): Outcome => {
       try {
-        return { ok: true, value: one(job) };
+        return { ok: true, value: job.atomic ? one(job) : job.run() };
       } catch (error) {
         return { ok: false, error };
       }
@@ -51,9 +54,10 @@ export class WriteQueue {
     this.#batch = all.immediate;
   }
 
-  enqueue<T>(run: () => T): Promise<T> {
+  /** `atomic: false` is for a job whose only write is its last statement: a failure cannot leave it half done. */
+  enqueue<T>(run: () => T, options: { atomic: boolean } = { atomic: true }): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.#pending.push({ run, resolve: resolve as (value: never) => void, reject, deadline: performance.now() + METER_WAIT_LIMIT_MS });
+      this.#pending.push({ run, atomic: options.atomic, resolve: resolve as (value: never) => void, reject, deadline: performance.now() + METER_WAIT_LIMIT_MS });
       if (!this.#scheduled && this.#retryTimer === undefined) {
         this.#scheduled = true;
         setImmediate(this.#flush);

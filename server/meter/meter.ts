@@ -42,7 +42,11 @@ export class Meter {
   readonly #sql: MeterStatements;
   readonly #writes: WriteQueue;
   readonly #close: () => void;
-  /** Keys by secret hash, valid while no other connection has committed (see findKey). */
+  /**
+   * Keys by the secret as sent, valid while no other connection has committed (see findKey): a
+   * request with a known secret costs no sha256 (issue 12). The secrets held are those of requests
+   * this process is answering anyway; the file still stores only hashes.
+   */
   #keyCache = new Map<string, KeyRecord | undefined>();
   #keyCacheVersion = -1;
 
@@ -70,13 +74,12 @@ export class Meter {
       this.#keyCache.clear();
       this.#keyCacheVersion = version;
     }
-    const hash = hashSecret(secret);
-    if (this.#keyCache.has(hash)) return this.#keyCache.get(hash);
-    const row = this.#sql.keyBySecretHash.get(hash);
+    if (this.#keyCache.has(secret)) return this.#keyCache.get(secret);
+    const row = this.#sql.keyBySecretHash.get(hashSecret(secret));
     const key = row === undefined ? undefined : { id: row.id, tier: tierFromColumn(row.tier), scopes: scopesFromColumn(row.scopes), state: row.state };
     // Bounded: unknown secrets are cached too (a 401 flood must not reach the file every time).
     if (this.#keyCache.size >= KEY_CACHE_LIMIT) this.#keyCache.clear();
-    this.#keyCache.set(hash, key);
+    this.#keyCache.set(secret, key);
     return key;
   }
 
@@ -91,7 +94,9 @@ export class Meter {
    * counted) when the meter stayed locked by another process for METER_WAIT_LIMIT_MS.
    */
   admit(key: KeyRecord): Promise<Admission> {
-    return this.#writes.enqueue(() => this.#admitNow(key));
+    // Its one write (the window's count) is its last statement: a failure before it leaves nothing
+    // and the statement itself is atomic, so it needs no savepoint of its own.
+    return this.#writes.enqueue(() => this.#admitNow(key), { atomic: false });
   }
 
   /** The balance check and the charge in one conditional UPDATE; resolves after it has committed. */
@@ -113,9 +118,11 @@ export class Meter {
       return { result: "forbidden", credits_remaining: this.#balance(key.id), rate_limit: this.#peekWindow(key.id, tier, now) };
     }
     const tier = tierFromColumn(current.tier);
+    const credits = this.#balance(key.id);
+    // The count is the job's only write and its last statement (see admit).
     const window = this.#sql.countRequest.get(key.id, windowStartOf(now))!;
     const rateLimit = rateLimitInfo(tier, window.window_start, window.request_count);
-    const admission: Admission = { result: "admitted", credits_remaining: this.#balance(key.id), rate_limit: rateLimit };
+    const admission: Admission = { result: "admitted", credits_remaining: credits, rate_limit: rateLimit };
     if (window.request_count > tierRateLimits[tier]) {
       admission.result = "rate_limited";
       const seconds = Math.ceil((window.window_start + RATE_WINDOW_MS - now) / 1000);
@@ -149,10 +156,16 @@ export class Meter {
 
 function rateLimitInfo(tier: Tier, windowStart: number, used: number): RateLimitInfo {
   const limit = tierRateLimits[tier];
-  return {
-    limit,
-    remaining: Math.max(0, limit - used),
-    reset_at: new Date(windowStart + RATE_WINDOW_MS).toISOString(),
-    tier,
-  };
+  return { limit, remaining: Math.max(0, limit - used), reset_at: _resetAt(windowStart), tier };
+}
+
+/** Every request of a window reports the same reset_at: formatted once per window, not per request. */
+let lastWindowStart = Number.NaN;
+let lastResetAt = "";
+function _resetAt(windowStart: number): string {
+  if (windowStart !== lastWindowStart) {
+    lastResetAt = new Date(windowStart + RATE_WINDOW_MS).toISOString();
+    lastWindowStart = windowStart;
+  }
+  return lastResetAt;
 }

@@ -10,3 +10,10 @@ export function isFresh(asOf: string | null | undefined, bound: FreshnessBound, 
   const at = asOfMs(asOf);
   return Number.isFinite(at) && now - at <= freshnessBounds[bound];
 }
+
+/** The last instant (ms) at which data of `asOf` may be served, computed once per snapshot; -Infinity when missing. */
+export function freshUntil(asOf: string | null | undefined, bound: FreshnessBound): number {
+  if (asOf == null) return -Infinity;
+  const at = asOfMs(asOf);
+  return Number.isFinite(at) ? at + freshnessBounds[bound] : -Infinity;
+}

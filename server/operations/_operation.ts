@@ -3,6 +3,7 @@
 import type Database from "better-sqlite3";
 import type { z } from "zod";
 import { ApiError, type ErrorDetail } from "../errors.ts";
+import type { JsonText } from "../_json-text.ts";
 import type { RateLimitInfo } from "../meter/meter.ts";
 import type { OperationId, Scope, Tier } from "../policy.ts";
 import { issuesToDetails, requestIssuePredicate, type RawRequest } from "../_request.ts";
@@ -21,7 +22,7 @@ export interface OperationDeps {
  * that it is answered after the rate-limit and credit checks without charging.
  */
 export type OperationResult =
-  | { outcome: "ok"; data: unknown }
+  | { outcome: "ok"; data: unknown } // a plain value, or a JsonText
   | { outcome: "invalid" | "not_found"; error: ApiError };
 
 /** The key that made the request, as admitted (GET /v1/key describes it; other operations ignore it). */
@@ -60,8 +61,11 @@ export interface OperationDefinition<Req extends z.ZodType, Res extends z.ZodTyp
   response: Res;
   /** A 422 check beyond the schema that reads no snapshot (it runs even when credits are short). */
   check?(request: z.output<Req>, deps: OperationDeps): ApiError | undefined;
-  /** Runs once per app: prepare statements here. The returned function runs per request. */
-  prepare(deps: OperationDeps): (request: z.output<Req>, caller: Caller) => z.output<Res> | ApiError;
+  /**
+   * Runs once per loaded snapshot: prepare statements (and serialise what the snapshot fixes) here.
+   * The returned function runs per request; it may answer `data` already serialised (JsonText).
+   */
+  prepare(deps: OperationDeps): (request: z.output<Req>, caller: Caller) => z.output<Res> | JsonText | ApiError;
 }
 
 export function defineOperation<Req extends z.ZodType, Res extends z.ZodType>(
@@ -74,14 +78,22 @@ export function defineOperation<Req extends z.ZodType, Res extends z.ZodType>(
     create(deps) {
       const run = definition.prepare(deps);
       const { request, check } = definition;
+      const parsedRequests = new ValidRequestCache();
       return {
         validate(raw, problems) {
-          const parsed = request.safeParse(raw, { error: requestIssuePredicate });
-          if (!parsed.success) issuesToDetails(parsed.error.issues, problems);
-          if (problems.length > 0) return { valid: false, error: new ApiError("INVALID_REQUEST", undefined, problems) };
-          const refused = check?.(parsed.data as z.output<Req>, deps);
+          const key = raw.body === undefined && problems.length === 0 ? requestKey(raw) : undefined;
+          let data = key === undefined ? undefined : parsedRequests.get(key);
+          if (data === undefined) {
+            const parsed = request.safeParse(raw, { error: requestIssuePredicate });
+            if (!parsed.success) issuesToDetails(parsed.error.issues, problems);
+            if (problems.length > 0) return { valid: false, error: new ApiError("INVALID_REQUEST", undefined, problems) };
+            data = parsed.data;
+            if (key !== undefined) parsedRequests.set(key, data);
+          }
+          // After the cache: a check may read the clock (the trending date window).
+          const refused = check?.(data as z.output<Req>, deps);
           if (refused !== undefined) return { valid: false, error: refused };
-          return { valid: true, request: parsed.data };
+          return { valid: true, request: data };
         },
         run(validated, caller) {
           const result = run(validated as z.output<Req>, caller);
@@ -93,6 +105,36 @@ export function defineOperation<Req extends z.ZodType, Res extends z.ZodType>(
       };
     },
   };
+}
+
+/** At most this many valid requests are remembered per operation; then the cache starts again. */
+const VALID_REQUEST_CACHE_LIMIT = 2_000;
+
+/**
+ * Valid GET requests already parsed (issue 12): a request schema is a pure function of the path
+ * parameters and query, and zod costs more than the rest of the cheapest request's own work.
+ * Only successes are kept, so every 422 is built exactly as before; handlers never modify requests.
+ */
+class ValidRequestCache {
+  #entries = new Map<string, unknown>();
+
+  get(key: string): unknown {
+    return this.#entries.get(key);
+  }
+
+  set(key: string, request: unknown): void {
+    if (this.#entries.size >= VALID_REQUEST_CACHE_LIMIT) this.#entries.clear();
+    this.#entries.set(key, request);
+  }
+}
+
+/** Names and values, each prefixed with its length, so that no two different requests share a key. */
+function requestKey(raw: RawRequest): string {
+  let key = "";
+  for (const name in raw.params) key += `${name.length}:${name}${raw.params[name]!.length}:${raw.params[name]}`;
+  key += "?";
+  for (const name in raw.query) key += `${name.length}:${name}${raw.query[name]!.length}:${raw.query[name]}`;
+  return key;
 }
 
 /** A problem found by an operation's own checks (after the schema), as a 422; `message` is a whole sentence. */

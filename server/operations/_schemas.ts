@@ -76,3 +76,13 @@ export function ranked<T extends { rank: number }>(rows: T[]): T[] {
   for (let i = 0; i < rows.length; i++) rows[i]!.rank = i + 1;
   return rows;
 }
+
+/**
+ * The first `limit` rows of a list read with a literal `LIMIT` of the schema's maximum. A bound
+ * `LIMIT ?` measured ~80 µs per run against ~10 µs for the same statement with a literal limit
+ * (issue 12), so list statements never bind their limit.
+ */
+export function firstRows<T>(rows: T[], limit: number): T[] {
+  if (rows.length > limit) rows.length = limit;
+  return rows;
+}

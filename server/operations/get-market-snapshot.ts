@@ -2,7 +2,8 @@
 import { z } from "zod";
 import { ApiError, staleData } from "../errors.ts";
 import { dateTime } from "./_schemas.ts";
-import { isFresh } from "./_freshness.ts";
+import { JsonText } from "../_json-text.ts";
+import { freshUntil } from "./_freshness.ts";
 import { defineOperation } from "./_operation.ts";
 
 export const getMarketSnapshotRequest = z.strictObject({
@@ -31,16 +32,15 @@ export const getMarketSnapshot = defineOperation({
   request: getMarketSnapshotRequest,
   response: getMarketSnapshotResponse,
   prepare({ snapshot, now }) {
-    // The snapshot file never changes while served: the one row is read once.
+    // The snapshot file never changes while served: the one row is read and serialised once.
     const marketSnapshot = snapshot.prepare<[], GetMarketSnapshotResponse>(`
       SELECT 'market_snapshot' AS kind, as_of, 'top_200_market_assets' AS universe,
              represented_asset_count, represented_market_cap_usd, represented_volume_24h_usd,
              btc_price_usd, btc_change_24h_pct, btc_share_of_represented_market_cap_pct,
              eth_price_usd, eth_change_24h_pct, eth_share_of_represented_market_cap_pct
       FROM market_snapshot LIMIT 1`).get();
-    return (): GetMarketSnapshotResponse | ApiError => {
-      if (marketSnapshot === undefined || !isFresh(marketSnapshot.as_of, "market", now())) return staleData;
-      return marketSnapshot;
-    };
+    const servableUntil = freshUntil(marketSnapshot?.as_of, "market");
+    const data = new JsonText(JSON.stringify(marketSnapshot ?? null));
+    return (): JsonText | ApiError => (now() > servableUntil ? staleData : data);
   },
 });

@@ -1,15 +1,16 @@
 // 3. GET /v1/people/{slug}/investments: up to 20 verified invested projects, as identities only.
 import { z } from "zod";
 import { notFound } from "../errors.ts";
-import { limitQuery, pathSlug, personRef, projectRef } from "./_schemas.ts";
+import { firstRows, limitQuery, pathSlug, personRef, projectRef } from "./_schemas.ts";
 import { defineOperation } from "./_operation.ts";
 
 /** Default and maximum: the whole bounded list (at most 20 are kept per person). */
 export const PERSON_INVESTMENTS_DEFAULT_LIMIT = 20;
+const PERSON_INVESTMENTS_MAX_LIMIT = 20;
 
 export const getPersonInvestmentsRequest = z.strictObject({
   params: z.strictObject({ slug: pathSlug }),
-  query: z.strictObject({ limit: limitQuery(20, PERSON_INVESTMENTS_DEFAULT_LIMIT) }),
+  query: z.strictObject({ limit: limitQuery(PERSON_INVESTMENTS_MAX_LIMIT, PERSON_INVESTMENTS_DEFAULT_LIMIT) }),
 });
 
 export const getPersonInvestmentsResponse = z.strictObject({
@@ -33,10 +34,10 @@ export const getPersonInvestments = defineOperation({
     const personBySlug = snapshot.prepare<[string], PersonRow>(
       "SELECT id, slug, full_name, investment_count FROM people WHERE slug = ?",
     );
-    const investmentsOf = snapshot.prepare<[string, number], InvestmentRow>(`
+    const investmentsOf = snapshot.prepare<[string], InvestmentRow>(`
       SELECT p.id AS id, p.slug AS slug, p.name AS name
       FROM person_investments i JOIN projects p ON p.id = i.project_id
-      WHERE i.person_id = ? ORDER BY i.position LIMIT ?`);
+      WHERE i.person_id = ? ORDER BY i.position LIMIT ${PERSON_INVESTMENTS_MAX_LIMIT}`);
     return ({ params, query }): GetPersonInvestmentsResponse | typeof notFound => {
       const person = personBySlug.get(params.slug);
       if (person === undefined) return notFound;
@@ -47,7 +48,7 @@ export const getPersonInvestments = defineOperation({
         person: { id: person.id, slug: person.slug, full_name: person.full_name },
         limit,
         investment_count: person.investment_count,
-        results: investmentsOf.all(person.id, limit),
+        results: firstRows(investmentsOf.all(person.id), limit),
       };
     };
   },

@@ -1,14 +1,15 @@
 // 4. GET /v1/people/{slug}/roles: the projects a person holds or held a role at; titles omitted.
 import { z } from "zod";
 import { notFound } from "../errors.ts";
-import { limitQuery, pathSlug, personRef, projectRef } from "./_schemas.ts";
+import { firstRows, limitQuery, pathSlug, personRef, projectRef } from "./_schemas.ts";
 import { defineOperation } from "./_operation.ts";
 
 export const PERSON_ROLES_DEFAULT_LIMIT = 20;
+const PERSON_ROLES_MAX_LIMIT = 20;
 
 export const getPersonRolesRequest = z.strictObject({
   params: z.strictObject({ slug: pathSlug }),
-  query: z.strictObject({ limit: limitQuery(20, PERSON_ROLES_DEFAULT_LIMIT) }),
+  query: z.strictObject({ limit: limitQuery(PERSON_ROLES_MAX_LIMIT, PERSON_ROLES_DEFAULT_LIMIT) }),
 });
 
 const roleEntry = z.strictObject({ project: projectRef, is_current: z.boolean() });
@@ -34,10 +35,10 @@ export const getPersonRoles = defineOperation({
     const personBySlug = snapshot.prepare<[string], PersonRow>(
       "SELECT id, slug, full_name, role_count FROM people WHERE slug = ?",
     );
-    const rolesOf = snapshot.prepare<[string, number], RoleRow>(`
+    const rolesOf = snapshot.prepare<[string], RoleRow>(`
       SELECT p.id AS id, p.slug AS slug, p.name AS name, r.is_current AS is_current
       FROM person_roles r JOIN projects p ON p.id = r.project_id
-      WHERE r.person_id = ? ORDER BY r.position LIMIT ?`);
+      WHERE r.person_id = ? ORDER BY r.position LIMIT ${PERSON_ROLES_MAX_LIMIT}`);
     return ({ params, query }): GetPersonRolesResponse | typeof notFound => {
       const person = personBySlug.get(params.slug);
       if (person === undefined) return notFound;
@@ -49,7 +50,7 @@ export const getPersonRoles = defineOperation({
         limit,
         role_count: person.role_count,
         // Nesting and 0/1 → boolean are the only reshaping SQL cannot express as aliases.
-        results: rolesOf.all(person.id, limit).map((row) => ({
+        results: firstRows(rolesOf.all(person.id), limit).map((row) => ({
           project: { id: row.id, slug: row.slug, name: row.name },
           is_current: row.is_current === 1,
         })),

@@ -1,14 +1,15 @@
 // 7. GET /v1/projects/{slug}/events: up to 20 verified events; only id, type and occurred_at.
 import { z } from "zod";
 import { notFound } from "../errors.ts";
-import { dateTime, limitQuery, pathSlug, projectRef } from "./_schemas.ts";
+import { dateTime, firstRows, limitQuery, pathSlug, projectRef } from "./_schemas.ts";
 import { defineOperation } from "./_operation.ts";
 
 export const PROJECT_EVENTS_DEFAULT_LIMIT = 20;
+const PROJECT_EVENTS_MAX_LIMIT = 20;
 
 export const getProjectEventsRequest = z.strictObject({
   params: z.strictObject({ slug: pathSlug }),
-  query: z.strictObject({ limit: limitQuery(20, PROJECT_EVENTS_DEFAULT_LIMIT) }),
+  query: z.strictObject({ limit: limitQuery(PROJECT_EVENTS_MAX_LIMIT, PROJECT_EVENTS_DEFAULT_LIMIT) }),
 });
 
 const projectEvent = z.strictObject({ id: z.string(), type: z.string(), occurred_at: dateTime });
@@ -33,8 +34,8 @@ export const getProjectEvents = defineOperation({
     const projectBySlug = snapshot.prepare<[string], ProjectRow>(
       "SELECT id, slug, name, event_count FROM projects WHERE slug = ?",
     );
-    const eventsOf = snapshot.prepare<[string, number], z.output<typeof projectEvent>>(
-      "SELECT id, type, occurred_at FROM project_events WHERE project_id = ? ORDER BY position LIMIT ?",
+    const eventsOf = snapshot.prepare<[string], z.output<typeof projectEvent>>(
+      `SELECT id, type, occurred_at FROM project_events WHERE project_id = ? ORDER BY position LIMIT ${PROJECT_EVENTS_MAX_LIMIT}`,
     );
     return ({ params, query }): GetProjectEventsResponse | typeof notFound => {
       const project = projectBySlug.get(params.slug);
@@ -46,7 +47,7 @@ export const getProjectEvents = defineOperation({
         project: { id: project.id, slug: project.slug, name: project.name },
         limit,
         event_count: project.event_count,
-        events: eventsOf.all(project.id, limit),
+        events: firstRows(eventsOf.all(project.id), limit),
       };
     };
   },

@@ -1,14 +1,15 @@
 // 6. GET /v1/projects/{slug}/features: up to 20 reviewed product features.
 import { z } from "zod";
 import { notFound } from "../errors.ts";
-import { dateTime, limitQuery, pathSlug, projectRef } from "./_schemas.ts";
+import { dateTime, firstRows, limitQuery, pathSlug, projectRef } from "./_schemas.ts";
 import { defineOperation } from "./_operation.ts";
 
 export const PROJECT_FEATURES_DEFAULT_LIMIT = 20;
+const PROJECT_FEATURES_MAX_LIMIT = 20;
 
 export const getProjectFeaturesRequest = z.strictObject({
   params: z.strictObject({ slug: pathSlug }),
-  query: z.strictObject({ limit: limitQuery(20, PROJECT_FEATURES_DEFAULT_LIMIT) }),
+  query: z.strictObject({ limit: limitQuery(PROJECT_FEATURES_MAX_LIMIT, PROJECT_FEATURES_DEFAULT_LIMIT) }),
 });
 
 const feature = z.strictObject({
@@ -45,15 +46,15 @@ export const getProjectFeatures = defineOperation({
     const projectBySlug = snapshot.prepare<[string], ProjectRow>(
       "SELECT id, slug, name, feature_count FROM projects WHERE slug = ?",
     );
-    const featuresOf = snapshot.prepare<[string, number], FeatureRow>(`
+    const featuresOf = snapshot.prepare<[string], FeatureRow>(`
       SELECT feature_id, feature_name, display_name, category, status, primary_url, docs_url, app_url,
              chain_ids, last_verified_at
-      FROM project_features WHERE project_id = ? ORDER BY position LIMIT ?`);
+      FROM project_features WHERE project_id = ? ORDER BY position LIMIT ${PROJECT_FEATURES_MAX_LIMIT}`);
     return ({ params, query }): GetProjectFeaturesResponse | typeof notFound => {
       const project = projectBySlug.get(params.slug);
       if (project === undefined) return notFound;
       const limit = query.limit;
-      const features = featuresOf.all(project.id, limit);
+      const features = firstRows(featuresOf.all(project.id), limit);
       return {
         kind: "project_features",
         id: project.id,

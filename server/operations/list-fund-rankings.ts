@@ -1,8 +1,10 @@
 // 15. GET /v1/funds/rankings: the top-30 score snapshot as fund identities, filtered by fund type.
 import { z } from "zod";
 import { ApiError, staleData } from "../errors.ts";
-import { dateTime, enumQueryOr, limitQuery, ranked } from "./_schemas.ts";
-import { isFresh } from "./_freshness.ts";
+import { JsonText } from "../_json-text.ts";
+import { dateTime, enumQueryOr, limitQuery } from "./_schemas.ts";
+import { freshUntil } from "./_freshness.ts";
+import { rankedEntry, rankedJson } from "./_ranked-json.ts";
 import { defineOperation } from "./_operation.ts";
 
 export const FUND_RANKINGS_DEFAULT_LIMIT = 30;
@@ -38,24 +40,19 @@ export const listFundRankings = defineOperation({
   response: listFundRankingsResponse,
   prepare({ snapshot, now }) {
     const asOf = snapshot.prepare<[], string | null>("SELECT as_of FROM snapshots WHERE name = 'fund_rankings'").pluck().get() ?? null;
-    const rankings = snapshot.prepare<[{ fund_type: string | null; limit: number }], z.output<typeof rankedFund>>(`
+    const servableUntil = freshUntil(asOf, "fund_rankings");
+    // The whole top 30, serialised once: a request filters, numbers and concatenates (_ranked-json.ts).
+    const entries = snapshot.prepare<[], z.output<typeof rankedFund>>(`
       SELECT 'fund' AS type, 0 AS rank,
              f.id AS id, f.slug AS slug, f.name AS name, f.fund_type AS fund_type
       FROM fund_rankings r JOIN funds f ON f.id = r.fund_id
-      WHERE @fund_type IS NULL OR f.fund_type = @fund_type
-      ORDER BY r.position LIMIT @limit`);
-    return ({ query }): ListFundRankingsResponse | ApiError => {
-      if (asOf === null || !isFresh(asOf, "fund_rankings", now())) return staleData;
+      ORDER BY r.position`).all().map((row) => ({ fund_type: row.fund_type, ...rankedEntry(row) }));
+    const head = `{"kind":"fund_rankings","ranking_basis":"service_score","as_of":${JSON.stringify(asOf)},"limit":`;
+    return ({ query }): JsonText | ApiError => {
+      if (now() > servableUntil) return staleData;
       const fundType = query.fund_type;
-      const limit = query.limit;
-      return {
-        kind: "fund_rankings",
-        ranking_basis: "service_score",
-        as_of: asOf,
-        limit,
-        fund_type: fundType,
-        results: ranked(rankings.all({ fund_type: fundType === "all" ? null : fundType, limit })),
-      };
+      const results = rankedJson(entries, query.limit, fundType === "all" ? undefined : (entry) => entry.fund_type === fundType);
+      return new JsonText(`${head}${query.limit},"fund_type":"${fundType}","results":${results}}`);
     };
   },
 });

@@ -1,8 +1,10 @@
 // 12. GET /v1/markets/top-movers: gainers and losers of the fresh top-200 universe for one period.
 import { z } from "zod";
 import { ApiError, staleData } from "../errors.ts";
-import { dateTime, enumQueryOr, limitQuery, ranked } from "./_schemas.ts";
-import { isFresh } from "./_freshness.ts";
+import { JsonText } from "../_json-text.ts";
+import { dateTime, enumQueryOr, limitQuery } from "./_schemas.ts";
+import { freshUntil } from "./_freshness.ts";
+import { rankedEntry, rankedJson, type RankedEntry } from "./_ranked-json.ts";
 import { defineOperation } from "./_operation.ts";
 
 export const TOP_MOVERS_DEFAULT_LIMIT = 10;
@@ -38,7 +40,6 @@ export const listMarketTopMoversResponse = z.strictObject({
 export type ListMarketTopMoversResponse = z.output<typeof listMarketTopMoversResponse>;
 
 type MoverRow = z.output<typeof mover>;
-type Direction = MoverRow["direction"];
 
 export const listMarketTopMovers = defineOperation({
   id: "list_market_top_movers",
@@ -46,27 +47,29 @@ export const listMarketTopMovers = defineOperation({
   response: listMarketTopMoversResponse,
   prepare({ snapshot, now }) {
     const asOf = snapshot.prepare<[], string | null>("SELECT as_of FROM snapshots WHERE name = 'market'").pluck().get() ?? null;
-    const movers = snapshot.prepare<[{ period: string; direction: Direction; limit: number }], MoverRow>(`
+    const servableUntil = freshUntil(asOf, "market");
+    // Every list (at most 20 per period and direction), serialised once (_ranked-json.ts).
+    const rows = snapshot.prepare<[], MoverRow & { period: string }>(`
       SELECT 'token' AS type, 0 AS rank, m.direction AS direction,
              t.id AS id, t.symbol AS symbol, t.name AS name, a.price_usd AS price_usd, m.change_pct AS change_pct,
-             a.market_cap_usd AS market_cap_usd, a.volume_24h_usd AS volume_24h_usd
+             a.market_cap_usd AS market_cap_usd, a.volume_24h_usd AS volume_24h_usd, m.period AS period
       FROM market_movers m
         JOIN tokens t ON t.id = m.token_id
         JOIN market_assets a ON a.token_id = m.token_id
-      WHERE m.period = @period AND m.direction = @direction
-      ORDER BY m.position LIMIT @limit`);
-    return ({ query }): ListMarketTopMoversResponse | ApiError => {
-      if (asOf === null || !isFresh(asOf, "market", now())) return staleData;
-      const period = query.period;
-      const limit = query.limit;
-      return {
-        kind: "market_top_movers",
-        as_of: asOf,
-        period,
-        limit,
-        gainers: ranked(movers.all({ period, direction: "gainer", limit })) as ListMarketTopMoversResponse["gainers"],
-        losers: ranked(movers.all({ period, direction: "loser", limit })) as ListMarketTopMoversResponse["losers"],
-      };
+      ORDER BY m.period, m.direction, m.position`).all();
+    const lists = new Map<string, RankedEntry[]>();
+    for (const { period, ...row } of rows) {
+      const list = `${period} ${row.direction}`;
+      if (!lists.has(list)) lists.set(list, []);
+      lists.get(list)!.push(rankedEntry(row));
+    }
+    const none: RankedEntry[] = [];
+    return ({ query }): JsonText | ApiError => {
+      if (now() > servableUntil) return staleData;
+      const { period, limit } = query;
+      const gainers = rankedJson(lists.get(`${period} gainer`) ?? none, limit);
+      const losers = rankedJson(lists.get(`${period} loser`) ?? none, limit);
+      return new JsonText(`{"kind":"market_top_movers","as_of":${JSON.stringify(asOf)},"period":"${period}","limit":${limit},"gainers":${gainers},"losers":${losers}}`);
     };
   },
 });

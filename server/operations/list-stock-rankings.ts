@@ -1,6 +1,8 @@
 // 14. GET /v1/stocks/rankings: the 30 most recent IPOs, filtered by region and angle inside them.
 import { z } from "zod";
-import { date, enumQueryOr, limitQuery, ranked } from "./_schemas.ts";
+import { JsonText } from "../_json-text.ts";
+import { date, enumQueryOr, limitQuery } from "./_schemas.ts";
+import { rankedEntry, rankedJson } from "./_ranked-json.ts";
 import { defineOperation } from "./_operation.ts";
 
 export const STOCK_RANKINGS_DEFAULT_LIMIT = 12;
@@ -46,27 +48,23 @@ export const listStockRankings = defineOperation({
   request: listStockRankingsRequest,
   response: listStockRankingsResponse,
   prepare({ snapshot }) {
-    // `all` binds NULL: no filter.
-    const rankings = snapshot.prepare<[{ region: string | null; angle: string | null; limit: number }], StockRow>(`
+    // The whole top 30, serialised once: a request filters, numbers and concatenates (_ranked-json.ts).
+    const entries = snapshot.prepare<[], StockRow>(`
       SELECT 'stock' AS type, 0 AS rank,
              s.id AS id, s.slug AS slug, s.name AS name, s.ticker AS ticker, s.exchange AS exchange,
              s.region AS region, s.crypto_angle AS crypto_angle, s.ipo_date AS ipo_date, s.is_pre_ipo AS is_pre_ipo
       FROM stock_rankings r JOIN stocks s ON s.id = r.stock_id
-      WHERE (@region IS NULL OR s.region = @region) AND (@angle IS NULL OR s.crypto_angle = @angle)
-      ORDER BY r.position LIMIT @limit`);
-    return ({ query }): ListStockRankingsResponse => {
-      const region = query.region;
-      const angle = query.angle;
-      const limit = query.limit;
-      const rows = ranked(rankings.all({ region: region === "all" ? null : region, angle: angle === "all" ? null : angle, limit }));
-      return {
-        kind: "stock_rankings",
-        limit,
-        region,
-        angle,
-        ranking_basis: "ipo_recent",
-        results: rows.map((row) => ({ ...row, is_pre_ipo: row.is_pre_ipo === 1 })),
-      };
+      ORDER BY r.position`).all().map((row) => ({
+      region: row.region,
+      angle: row.crypto_angle,
+      ...rankedEntry({ ...row, is_pre_ipo: row.is_pre_ipo === 1 }),
+    }));
+    return ({ query }): JsonText => {
+      const { region, angle, limit } = query;
+      const keep = region === "all" && angle === "all" ? undefined
+        : (entry: (typeof entries)[number]) => (region === "all" || entry.region === region) && (angle === "all" || entry.angle === angle);
+      const results = rankedJson(entries, limit, keep);
+      return new JsonText(`{"kind":"stock_rankings","limit":${limit},"region":"${region}","angle":"${angle}","ranking_basis":"ipo_recent","results":${results}}`);
     };
   },
 });

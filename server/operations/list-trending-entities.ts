@@ -3,8 +3,10 @@
 import { z } from "zod";
 import { ApiError, noTrendingRanking, staleData } from "../errors.ts";
 import { TRENDING_DATED_WINDOW_DAYS } from "../policy.ts";
-import { dateTime, enumQuery, limitQuery, linkedEntity, ranked } from "./_schemas.ts";
-import { isFresh } from "./_freshness.ts";
+import { JsonText } from "../_json-text.ts";
+import { dateTime, enumQuery, limitQuery, linkedEntity } from "./_schemas.ts";
+import { freshUntil } from "./_freshness.ts";
+import { rankedEntry, rankedJson, type RankedEntry } from "./_ranked-json.ts";
 import { defineOperation, invalidParameter } from "./_operation.ts";
 
 export const TRENDING_ENTITIES_DEFAULT_LIMIT = 20;
@@ -86,39 +88,40 @@ export const listTrendingEntities = defineOperation({
     const asOfByDay = new Map(
       snapshot.prepare<[], { day: string; as_of: string }>("SELECT day, as_of FROM trending_days").all().map((r) => [r.day, r.as_of]),
     );
-    const entries = snapshot.prepare<[{ day: string; entity_type: string | null; limit: number }], EntryRow>(`
+    const liveUntil = freshUntil(asOfByDay.get("live"), "trending_live");
+    // Every day's top 20, serialised once (_ranked-json.ts); 31 days at most.
+    const rows = snapshot.prepare<[], EntryRow & { day: string }>(`
       SELECT e.entity_type AS type, 0 AS rank, e.entity_id AS id,
              coalesce(p.slug, t.slug, h.slug) AS slug, coalesce(p.name, t.name) AS name, h.full_name AS full_name,
-             x.linked_type AS linked_type, x.linked_id AS linked_id
+             x.linked_type AS linked_type, x.linked_id AS linked_id, e.day AS day
       FROM trending_entities e
         LEFT JOIN projects p ON e.entity_type = 'project' AND p.id = e.entity_id
         LEFT JOIN tokens t ON e.entity_type = 'token' AND t.id = e.entity_id
         LEFT JOIN people h ON e.entity_type = 'person' AND h.id = e.entity_id
         LEFT JOIN x_accounts x ON e.entity_type = 'x_account' AND x.id = e.entity_id
-      WHERE e.day = @day AND (@entity_type IS NULL OR e.entity_type = @entity_type)
-      ORDER BY e.position LIMIT @limit`);
-    return ({ query }): ListTrendingEntitiesResponse | ApiError => {
-      const at = now();
+      ORDER BY e.day, e.position`).all();
+    const entriesByDay = new Map<string, Array<RankedEntry & { type: TrendingEntry["type"] }>>();
+    for (const row of rows) {
+      if (!entriesByDay.has(row.day)) entriesByDay.set(row.day, []);
+      entriesByDay.get(row.day)!.push({ type: row.type, ...rankedEntry(_entry(row)) });
+    }
+    return ({ query }): JsonText | ApiError => {
       const date = query.date ?? null;
       let asOf: string | undefined;
       if (date === null) {
+        if (now() > liveUntil) return staleData;
         asOf = asOfByDay.get("live");
-        if (!isFresh(asOf, "trending_live", at)) return staleData;
       } else {
         asOf = asOfByDay.get(date);
         if (asOf === undefined) return noTrendingRanking(date);
       }
       const entityType = query.entity_type ?? null;
       const limit = query.limit;
-      return {
-        kind: "trending_topics",
-        ranking_basis: "service_trending_signal",
-        as_of: asOf!,
-        limit,
-        entity_type: entityType,
-        date,
-        results: ranked(entries.all({ day: date ?? "live", entity_type: entityType, limit })).map(_entry),
-      };
+      const results = rankedJson(entriesByDay.get(date ?? "live") ?? [], limit, entityType === null ? undefined : (entry) => entry.type === entityType);
+      return new JsonText(
+        `{"kind":"trending_topics","ranking_basis":"service_trending_signal","as_of":${JSON.stringify(asOf)},"limit":${limit},` +
+          `"entity_type":${JSON.stringify(entityType)},"date":${JSON.stringify(date)},"results":${results}}`,
+      );
     };
   },
 });

@@ -146,6 +146,12 @@ describe("list_trending_entities", () => {
     expect(missing.status).toBe(500);
     expect(missing.body.error).toEqual({ code: "INTERNAL_ERROR", message: "No trending ranking was compiled for 2026-03-01." });
   });
+  it("judges the window on every request, also for a request already answered (parsed requests are remembered)", async () => {
+    const path = "/v1/discover/trending?date=2026-01-30";
+    expect((await get(path)).status).toBe(200);
+    expect((await at("2026-03-02T06:00:00.000Z", path)).body.error).toEqual(invalid([{ path: "date", code: "outside_window" }]).error);
+    expect(ids(await get(path))).toEqual(["1:proj_echo"]);
+  });
   it("422 for unknown entity_type and limits 0 and 21", async () => {
     expect((await get("/v1/discover/trending?entity_type=fund")).body).toEqual(invalid([{ path: "entity_type", code: "invalid_value" }]));
     expect((await get("/v1/discover/trending?limit=0")).body).toEqual(invalid([{ path: "limit", code: "too_small" }]));
