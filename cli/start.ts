@@ -11,6 +11,7 @@ import { compileSnapshot } from "../compiler/compile.ts";
 import { writeSample } from "../data/sample.ts";
 import { createApp } from "../server/app.ts";
 import { closeOnSignals, startServer } from "../server/listen.ts";
+import { createServiceLog } from "../server/log.ts";
 import { openMeterDatabase } from "../server/meter/_database.ts";
 import { createKey, listKeys } from "../server/meter/keys.ts";
 import { hashSecret } from "../server/meter/_secret.ts";
@@ -132,7 +133,7 @@ async function main(): Promise<void> {
   );
 
   refreshPeriodically(serving);
-  closeOnSignals(running, [meter, serving]);
+  closeOnSignals(running, [meter, serving], createServiceLog("info"));
 }
 
 await main();

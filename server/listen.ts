@@ -6,14 +6,18 @@ import { createServer, ServerResponse, type IncomingMessage, type Server } from 
 import { Server as NetServer, type Socket } from "node:net";
 import { toNodeHandler, type H3 } from "h3";
 import { MAX_DRAINED_BODY_BYTES } from "./_body.ts";
+import type { ErrorDetail } from "./errors.ts";
 import { answerFromListener, answerOnSocket, listenerProblems } from "./_listener-answers.ts";
 import { listenDefaults, type ListenLimits } from "./listen-limits.ts";
+import type { ServiceLog } from "./log.ts";
 
 export interface ListenOptions extends Partial<ListenLimits> {
   port?: number;
   host?: string;
   /** The content hash of the snapshot being served, for `x-service-snapshot` on the listener's own answers. */
   snapshot?: () => string | undefined;
+  /** Told of every answer the listener gives by itself (reason: the detail's code), for the log and metrics. */
+  onListenerAnswer?: (reason: string, requestId: string) => void;
 }
 
 export interface RunningServer {
@@ -64,16 +68,19 @@ function _responseStarted(socket: Socket): boolean {
 }
 
 /** Requests Node rejects before the app sees them still get the JSON envelope, when one can be sent. */
-function _answerClientError(error: NodeJS.ErrnoException, socket: Socket, snapshot: string | undefined): void {
+/** The reason and request id of the answer, or undefined when the socket was closed without one. */
+function _answerClientError(error: NodeJS.ErrnoException, socket: Socket, snapshot: string | undefined): [string, string] | undefined {
   // A timed-out request already in the app, a client that never sent a byte, or one that is gone:
   // nothing can be answered that the client would read as the answer to its request.
   if (!socket.writable || _responseStarted(socket) || socket.bytesRead === 0) {
     socket.destroy();
-    return;
+    return undefined;
   }
-  if (error.code === "HPE_HEADER_OVERFLOW") answerOnSocket(socket, listenerProblems.headersTooLarge, snapshot);
-  else if (error.code === "ERR_HTTP_REQUEST_TIMEOUT") answerOnSocket(socket, listenerProblems.requestTimeout, snapshot);
-  else answerOnSocket(socket, listenerProblems.malformedRequest, snapshot);
+  const problem =
+    error.code === "HPE_HEADER_OVERFLOW" ? listenerProblems.headersTooLarge
+    : error.code === "ERR_HTTP_REQUEST_TIMEOUT" ? listenerProblems.requestTimeout
+    : listenerProblems.malformedRequest;
+  return [problem.code, answerOnSocket(socket, problem, snapshot)];
 }
 
 export function startServer(app: H3, options: ListenOptions = {}): Promise<RunningServer> {
@@ -86,6 +93,8 @@ export function startServer(app: H3, options: ListenOptions = {}): Promise<Runni
   };
   const state = { draining: false };
   const snapshot = options.snapshot ?? (() => undefined);
+  const told = options.onListenerAnswer ?? (() => undefined);
+  const answer = (response: ServerResponse, problem: ErrorDetail) => told(problem.code, answerFromListener(response, problem, snapshot()));
   const handle = toNodeHandler(app) as unknown as (request: IncomingMessage, response: ServerResponse) => void;
   const server = createServer(
     {
@@ -99,15 +108,18 @@ export function startServer(app: H3, options: ListenOptions = {}): Promise<Runni
     },
     (request, response) => {
       if (request.headers.host === undefined && request.httpVersion === "1.1") {
-        answerFromListener(response, listenerProblems.missingHost, snapshot());
+        answer(response, listenerProblems.missingHost);
         return;
       }
       handle(request, response);
     },
   );
   server.maxConnections = limits.maxConnections;
-  server.on("clientError", (error: NodeJS.ErrnoException, socket: Socket) => _answerClientError(error, socket, snapshot()));
-  server.on("checkExpectation", (_request, response) => answerFromListener(response, listenerProblems.unsupportedExpectation, snapshot()));
+  server.on("clientError", (error: NodeJS.ErrnoException, socket: Socket) => {
+    const answered = _answerClientError(error, socket, snapshot());
+    if (answered !== undefined) told(...answered);
+  });
+  server.on("checkExpectation", (_request, response) => answer(response, listenerProblems.unsupportedExpectation));
 
   return new Promise((resolve, reject) => {
     server.once("error", reject);
@@ -158,15 +170,16 @@ function _drain(server: Server, state: { draining: boolean }, timeoutMs: number)
 
 /**
  * On SIGINT or SIGTERM: drain (see RunningServer.shutdown), close the given files (meter,
- * snapshot), exit 0; exit 1 when the drain had to cut connections or a file failed to close.
- * A second signal ends the process at once (Node's default for it).
+ * snapshot), flush the log, exit 0; exit 1 when the drain had to cut connections or a file failed
+ * to close. A second signal ends the process at once (Node's default for it).
  */
-export function closeOnSignals(running: RunningServer, resources: ReadonlyArray<{ close(): unknown }>): void {
+export function closeOnSignals(running: RunningServer, resources: ReadonlyArray<{ close(): unknown }>, log: ServiceLog): void {
   const timeoutMs = running.limits.shutdownTimeoutMs;
+  const { logger } = log;
   const shutdown = (signal: NodeJS.Signals) => {
     process.off("SIGINT", shutdown);
     process.off("SIGTERM", shutdown);
-    process.stderr.write(`cei: ${signal}: finishing the requests in flight (at most ${timeoutMs} ms)\n`);
+    logger.info({ event: "shutdown", signal, timeout_ms: timeoutMs }, `cei: ${signal}: finishing the requests in flight (at most ${timeoutMs} ms)`);
     void running.shutdown().then(async (graceful) => {
       let closed = true;
       for (const resource of resources) {
@@ -174,11 +187,12 @@ export function closeOnSignals(running: RunningServer, resources: ReadonlyArray<
           await resource.close();
         } catch (error) {
           closed = false;
-          process.stderr.write(`cei: closing failed: ${error instanceof Error ? error.message : String(error)}\n`);
+          logger.error({ event: "close_failed", err: error }, `cei: closing failed: ${error instanceof Error ? error.message : String(error)}`);
         }
       }
-      if (!graceful) process.stderr.write(`cei: requests still in flight after ${timeoutMs} ms were cut off\n`);
-      else process.stderr.write("cei: stopped\n");
+      if (!graceful) logger.warn({ event: "stopped", graceful }, `cei: requests still in flight after ${timeoutMs} ms were cut off`);
+      else logger.info({ event: "stopped", graceful }, "cei: stopped");
+      log.flush();
       process.exit(graceful && closed ? 0 : 1);
     });
   };
