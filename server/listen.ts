@@ -35,7 +35,7 @@ export interface RunningServer {
 }
 
 /** How often Node looks for requests over their time limits: a fraction of the shortest one. */
-function _checkingIntervalMs(limits: ListenLimits): number {
+export function checkingIntervalMs(limits: ListenLimits): number {
   return Math.max(10, Math.min(1_000, Math.floor(Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs) / 4)));
 }
 
@@ -44,7 +44,7 @@ function _checkingIntervalMs(limits: ListenLimits): number {
  * chunked, too large, or was partly read and abandoned: the connection closes after the answer.
  * A small declared body left unread is discarded by Node itself, and the connection stays open.
  */
-function _bodyBlocksConnection(request: IncomingMessage): boolean {
+export function bodyBlocksConnection(request: IncomingMessage): boolean {
   if (request.complete) return false;
   if (request.readableDidRead || request.destroyed) return true;
   const declared = request.headers["content-length"];
@@ -55,7 +55,7 @@ function _responseClass(state: { draining: boolean }) {
   return class ApiServerResponse extends ServerResponse {
     // Node's implicit headers go through writeHead too, so this sees every response.
     override writeHead(statusCode: number, ...rest: unknown[]): this {
-      if (state.draining || _bodyBlocksConnection(this.req)) this.shouldKeepAlive = false;
+      if (state.draining || bodyBlocksConnection(this.req)) this.shouldKeepAlive = false;
       return (ServerResponse.prototype.writeHead as (code: number, ...more: unknown[]) => this).call(this, statusCode, ...rest);
     }
   };
@@ -83,43 +83,62 @@ function _answerClientError(error: NodeJS.ErrnoException, socket: Socket, snapsh
   return [problem.code, answerOnSocket(socket, problem, snapshot)];
 }
 
-export function startServer(app: H3, options: ListenOptions = {}): Promise<RunningServer> {
-  const limits: ListenLimits = {
+/** The limits asked for, each defaulted (listen-limits.ts). */
+export function resolveLimits(options: Partial<ListenLimits>): ListenLimits {
+  return {
     headersTimeoutMs: options.headersTimeoutMs ?? listenDefaults.headersTimeoutMs,
     requestTimeoutMs: options.requestTimeoutMs ?? listenDefaults.requestTimeoutMs,
     keepAliveTimeoutMs: options.keepAliveTimeoutMs ?? listenDefaults.keepAliveTimeoutMs,
     maxConnections: options.maxConnections ?? listenDefaults.maxConnections,
     shutdownTimeoutMs: options.shutdownTimeoutMs ?? listenDefaults.shutdownTimeoutMs,
   };
-  const state = { draining: false };
+}
+
+export type RequestListener = (request: IncomingMessage, response: ServerResponse) => void;
+
+/**
+ * The app as a node:http request listener, and the listener's own answers (missing Host, unmet
+ * Expect, unparsable or late requests) installed on `server` with its limits. For a server made
+ * elsewhere (listhen), the limits fixed at creation are set as properties instead.
+ */
+export function guardServer(server: Server, app: H3, limits: ListenLimits, options: ListenOptions): RequestListener {
   const snapshot = options.snapshot ?? (() => undefined);
   const told = options.onListenerAnswer ?? (() => undefined);
   const answer = (response: ServerResponse, problem: ErrorDetail) => told(problem.code, answerFromListener(response, problem, snapshot()));
-  const handle = toNodeHandler(app) as unknown as (request: IncomingMessage, response: ServerResponse) => void;
-  const server = createServer(
-    {
-      headersTimeout: limits.headersTimeoutMs,
-      requestTimeout: limits.requestTimeoutMs,
-      keepAliveTimeout: limits.keepAliveTimeoutMs,
-      connectionsCheckingInterval: _checkingIntervalMs(limits),
-      // Checked below, so that the answer is the JSON envelope rather than Node's bare 400.
-      requireHostHeader: false,
-      ServerResponse: _responseClass(state),
-    },
-    (request, response) => {
-      if (request.headers.host === undefined && request.httpVersion === "1.1") {
-        answer(response, listenerProblems.missingHost);
-        return;
-      }
-      handle(request, response);
-    },
-  );
+  const handle = toNodeHandler(app) as unknown as RequestListener;
+  server.headersTimeout = limits.headersTimeoutMs;
+  server.requestTimeout = limits.requestTimeoutMs;
+  server.keepAliveTimeout = limits.keepAliveTimeoutMs;
   server.maxConnections = limits.maxConnections;
+  // Checked below, so that the answer is the JSON envelope rather than Node's bare 400.
+  (server as Server & { requireHostHeader: boolean }).requireHostHeader = false;
   server.on("clientError", (error: NodeJS.ErrnoException, socket: Socket) => {
     const answered = _answerClientError(error, socket, snapshot());
     if (answered !== undefined) told(...answered);
   });
   server.on("checkExpectation", (_request, response) => answer(response, listenerProblems.unsupportedExpectation));
+  return (request, response) => {
+    if (request.headers.host === undefined && request.httpVersion === "1.1") {
+      answer(response, listenerProblems.missingHost);
+      return;
+    }
+    handle(request, response);
+  };
+}
+
+export function startServer(app: H3, options: ListenOptions = {}): Promise<RunningServer> {
+  const limits = resolveLimits(options);
+  const state = { draining: false };
+  let listener: RequestListener | undefined;
+  const server = createServer(
+    {
+      connectionsCheckingInterval: checkingIntervalMs(limits),
+      requireHostHeader: false,
+      ServerResponse: _responseClass(state),
+    },
+    (request, response) => listener!(request, response),
+  );
+  listener = guardServer(server, app, limits, options);
 
   return new Promise((resolve, reject) => {
     server.once("error", reject);
@@ -128,21 +147,26 @@ export function startServer(app: H3, options: ListenOptions = {}): Promise<Runni
       const address = server.address();
       if (address === null || typeof address === "string") return reject(new Error("server has no TCP address"));
       const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
-      resolve({
-        url: `http://${host}:${address.port}`,
-        server,
-        limits,
-        close: () =>
-          new Promise<void>((done, fail) => {
-            // After shutdown() the server no longer listens: nothing is left to wait for.
-            if (server.listening) server.close((error) => (error ? fail(error) : done()));
-            else done();
-            server.closeAllConnections();
-          }),
-        shutdown: (timeoutMs = limits.shutdownTimeoutMs) => _drain(server, state, timeoutMs),
-      });
+      resolve(runningServer(`http://${host}:${address.port}`, server, limits, state));
     });
   });
+}
+
+/** Closing and draining, for a server that listens. */
+export function runningServer(url: string, server: Server, limits: ListenLimits, state: { draining: boolean }): RunningServer {
+  return {
+    url,
+    server,
+    limits,
+    close: () =>
+      new Promise<void>((done, fail) => {
+        // After shutdown() the server no longer listens: nothing is left to wait for.
+        if (server.listening) server.close((error) => (error ? fail(error) : done()));
+        else done();
+        server.closeAllConnections();
+      }),
+    shutdown: (timeoutMs = limits.shutdownTimeoutMs) => _drain(server, state, timeoutMs),
+  };
 }
 
 /** How often a draining server closes connections that have become idle. */
