@@ -2,6 +2,7 @@
 import type { Command } from "commander";
 import { createApp } from "../server/app.ts";
 import { closeOnSignals, startServer } from "../server/listen.ts";
+import { startListhenServer } from "../server/listen-listhen.ts";
 import { listenDefaults, parseListenLimits, type ListenLimitOptions } from "../server/listen-limits.ts";
 import { createServiceLog, logLevels, parseLogLevel, type Logger, type ServiceLog } from "../server/log.ts";
 import { Meter } from "../server/meter/meter.ts";
@@ -23,6 +24,7 @@ interface ServeOptions extends ListenLimitOptions {
   logLevel: string;
   metricsPort?: string;
   metricsHost: string;
+  listener: string;
 }
 
 function _port(value: string, flag = "port"): number {
@@ -68,6 +70,7 @@ export function registerServe(program: Command): void {
     .option("--log-level <level>", `log lines at this level and above, on stderr: ${logLevels.join(", ")} (info: one line per request)`, "info")
     .option("--metrics-port <n>", "serve Prometheus metrics at GET /metrics on this port (never on --port); off unless given")
     .option("--metrics-host <addr>", "address of the metrics listener", "127.0.0.1")
+    .option("--listener <kind>", "node (node:http, the default) or listhen; both apply the same limits (docs/performance.md compares them)", "node")
     .option("--no-watch", "swap in a new snapshot only on SIGHUP, not when the file at --snapshot is replaced (for file systems without change events)")
     .option(
       "--release-trending-projects",
@@ -80,6 +83,7 @@ export function registerServe(program: Command): void {
         port = _port(options.port);
         metricsPort = options.metricsPort === undefined ? undefined : _port(options.metricsPort, "metrics-port");
         if (metricsPort !== undefined && metricsPort !== 0 && metricsPort === port) throw new Error("--metrics-port must differ from --port: the metrics are never served on the public port");
+        if (options.listener !== "node" && options.listener !== "listhen") throw new Error(`--listener must be node or listhen, got "${options.listener}"`);
         log = createServiceLog(parseLogLevel(options.logLevel));
       } catch (error) {
         program.error(`cei serve: ${error instanceof Error ? error.message : String(error)}`, { exitCode: 1 });
@@ -106,9 +110,13 @@ export function registerServe(program: Command): void {
       const releaseTrendingProjects =
         options.releaseTrendingProjects === true || process.env.CEI_RELEASE_TRENDING_PROJECTS === "1";
       const app = createApp({ serving, meter, releaseTrendingProjects, logger, metrics });
-      const running = await startServer(app, {
-        port, host: options.host, ...limits, snapshot: () => serving.contentHash, onListenerAnswer: listenerLog(logger, metrics),
-      });
+      const listenOptions = { port, host: options.host, ...limits, snapshot: () => serving.contentHash, onListenerAnswer: listenerLog(logger, metrics) };
+      const running = options.listener === "listhen" ? await startListhenServer(app, listenOptions) : await startServer(app, listenOptions);
+      // listhen moves to a free port when the asked one is taken; a server must not.
+      if (port !== 0 && !running.url.endsWith(`:${port}`)) {
+        await running.close();
+        program.error(`cei serve: port ${port} is taken`, { exitCode: 1 });
+      }
       const closing: Array<{ close(): unknown }> = [meter, serving];
       let metricsUrl: string | undefined;
       if (metrics !== undefined) {
