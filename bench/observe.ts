@@ -3,12 +3,14 @@
 // per request is the largest share) with the request log off (--log-level warn) and on (info, one
 // JSON line per request, read by this process through a pipe as a collector would), with the
 // metrics listener added, and on listhen's listener instead of node:http (log off, as the node
-// side it is compared with). Sides alternate, each in a fresh child, medians over rounds.
+// side it is compared with). Sides alternate, each in a fresh child, medians over rounds. Then the
+// log's own cost in one process, where the machine's other load falls on every variant alike.
 import { startCei } from "./_children.ts";
 import type { BenchConfig } from "./_config.ts";
 import { median, runLoad, type LoadResult } from "./_load.ts";
 import { fixed, target, type SectionResult, type Table } from "./_report.ts";
 import { buildWorkload } from "./_workload.ts";
+import { logCostInProcess } from "./_observe-inprocess.ts";
 
 const SIDES = {
   "node, log off": ["--log-level", "warn"],
@@ -50,6 +52,13 @@ export async function benchObserve(config: BenchConfig, snapshot: string, label:
     cpuUsPerRequest: median(runs[side].map((r) => r.serverCpuUsPerRequest ?? NaN)),
   }])) as Record<Side, { requestsPerSecond: number; p99Ms: number; cpuUsPerRequest: number }>;
   const base = summary["node, log off"].cpuUsPerRequest;
+  const inProcess = await logCostInProcess(snapshot, config.quick ? 20 : 60);
+  log(`  in process: ${Object.entries(inProcess).map(([variant, us]) => `${variant} ${fixed(us)} µs`).join(", ")}`);
+  const inProcessTable: Table = {
+    title: "Observing, in one process: CPU per GET /v1/projects/{slug} through app.request (no HTTP), variants alternated in batches of 500",
+    header: ["app", "CPU µs/req", "÷ log off"],
+    rows: Object.entries(inProcess).map(([variant, us]) => [variant, fixed(us), fixed(us / inProcess["log off"])]),
+  };
   const table: Table = {
     title: `Observing, GET /v1/projects/{slug} on the ${label} snapshot (median of ${config.httpRounds} alternated runs, ${config.loadSeconds} s each)`,
     header: ["cei serve", "req/s", "p99 ms", "server CPU µs/req", "CPU ÷ node, log off"],
@@ -59,11 +68,11 @@ export async function benchObserve(config: BenchConfig, snapshot: string, label:
     }),
   };
   return {
-    tables: [table],
+    tables: [table, inProcessTable],
     targets: [
-      target("observe: request log CPU ÷ log off", summary["node, log on"].cpuUsPerRequest / base, "max", 1.15),
+      target("observe: request log CPU ÷ log off (in process)", inProcess["log on"] / inProcess["log off"], "max", 1.15),
       target("observe: listhen CPU ÷ node:http (adopt below 1.05)", summary["listhen, log off"].cpuUsPerRequest / base, "max", 1.05),
     ],
-    figures: { sides: summary, runs },
+    figures: { sides: summary, runs, inProcessCpuUsPerRequest: inProcess },
   };
 }
