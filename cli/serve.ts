@@ -122,7 +122,14 @@ export function registerServe(program: Command): void {
       if (metrics !== undefined) {
         metrics.watchServing(serving, Date.now);
         metrics.watchServer(running.server);
-        const metricsListener = await startMetricsServer(metrics, { port: metricsPort, host: options.metricsHost });
+        let metricsListener;
+        try {
+          metricsListener = await startMetricsServer(metrics, { port: metricsPort, host: options.metricsHost });
+        } catch (error) {
+          await running.close();
+          log.flush();
+          program.error(`cei serve: --metrics-port: ${error instanceof Error ? error.message : String(error)}`, { exitCode: 1 });
+        }
         metricsUrl = `${metricsListener.url}/metrics`;
         closing.push(metricsListener);
       }
