@@ -93,7 +93,7 @@ function refreshPeriodically(serving: Serving, logger: Logger): void {
   const refresh = async () => {
     try {
       if ((await compileFreshSample()) && (await serving.swap()) === "swapped") {
-        logger.info({ event: "sample_refreshed", snapshot: serving.contentHash }, `cei: swapped in a fresh sample (snapshot ${serving.contentHash})`);
+        process.stdout.write(`cei: ${new Date().toISOString()}: swapped in a fresh sample (snapshot ${serving.contentHash})\n`);
       }
     } catch (error) {
       logger.error({ event: "sample_refresh_failed", err: error }, `cei: refreshing the sample failed: ${(error as Error).message}`);
