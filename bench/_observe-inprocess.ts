@@ -1,12 +1,11 @@
 // The request log's own cost, measured in one process so that the machine's other load falls on
 // both sides alike: the same app answers GET /v1/projects/{slug} through app.request (no HTTP),
-// with the log at warn (no request line) and at info (one line per request to an asynchronous
-// pino destination on /dev/null), and with the metrics counted too; the variants alternate in
+// with the log at warn (no request line) and at info (one line per request to /dev/null through
+// the same asynchronous destination as `cei serve`), and with the metrics counted too; the variants alternate in
 // small batches and the CPU (user + system) of each batch is summed per variant.
 import { rmSync } from "node:fs";
-import { pino } from "pino";
 import { createApp } from "../server/app.ts";
-import { createLogger } from "../server/log.ts";
+import { asyncDestination, createLogger } from "../server/log.ts";
 import { Meter } from "../server/meter/meter.ts";
 import { Metrics } from "../server/metrics.ts";
 import { Serving } from "../server/serving.ts";
@@ -22,7 +21,7 @@ export async function logCostInProcess(snapshot: string, batches: number): Promi
   const serving = await Serving.open(snapshot, { log: () => undefined });
   const metrics = new Metrics();
   const meters = VARIANTS.map((variant) => Meter.open(meterFile, variant === "log on + metrics" ? { observer: metrics.meterObserver } : {}));
-  const destination = pino.destination({ dest: "/dev/null", sync: false });
+  const destination = asyncDestination("/dev/null");
   const apps = VARIANTS.map((variant, i) =>
     createApp({
       serving, meter: meters[i]!,

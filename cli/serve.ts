@@ -137,6 +137,8 @@ export function registerServe(program: Command): void {
         { event: "listening", url: running.url, snapshot: serving.contentHash, file: options.snapshot, metrics_url: metricsUrl },
         `cei serve: listening on ${running.url}` + (metricsUrl === undefined ? "" : `, metrics on ${metricsUrl}`),
       );
+      // Every start-up line is written before the ready line that scripts wait for.
+      log.flush();
       process.stdout.write(
         `cei serving ${options.snapshot} (snapshot ${serving.contentHash}) on ${running.url}` +
           (releaseTrendingProjects ? " (trending projects released)" : "") + "\n",

@@ -1,6 +1,7 @@
 // The service's log: pino, one JSON object per line on stderr (stdout carries only the one ready
-// line that scripts wait for, "cei serving ... on <url>"). Written asynchronously so that a slow
-// reader of the log never blocks an answer; flushed before the process exits. On a terminal the
+// line that scripts wait for, "cei serving ... on <url>"). Written asynchronously in 4 KiB batches
+// (at least once a second) so that a slow reader of the log never blocks an answer and a line
+// costs no write of its own; flushed before the process exits. On a terminal the
 // lines are made human-readable by pino-pretty instead. docs/operations.md lists every field.
 import { pino, type DestinationStream, type Logger } from "pino";
 import pretty from "pino-pretty";
@@ -36,13 +37,24 @@ export function errorsOnStderr(): Logger {
   return pino({ ..._options("error") }, pino.destination(2));
 }
 
+/**
+ * Lines are gathered up to LOG_BUFFER_BYTES and written by libuv's thread pool, at least every
+ * LOG_FLUSH_MS: one write per line cost about 70-100 µs of CPU per request (docs/performance.md).
+ */
+const LOG_BUFFER_BYTES = 4096;
+const LOG_FLUSH_MS = 1000;
+
+export function asyncDestination(dest: number | string) {
+  return pino.destination({ dest, sync: false, minLength: LOG_BUFFER_BYTES, periodicFlush: LOG_FLUSH_MS } as Parameters<typeof pino.destination>[0]);
+}
+
 /** The log of `cei serve` and `npm start`: JSON on stderr, or pino-pretty when stderr is a terminal. */
 export function createServiceLog(level: LogLevel): ServiceLog {
   if (process.stderr.isTTY === true) {
     const stream = pretty({ destination: 2, sync: true, colorize: true, translateTime: "SYS:HH:MM:ss.l" });
     return { logger: pino(_options(level), stream), flush: () => undefined };
   }
-  const destination = pino.destination({ dest: 2, sync: false });
+  const destination = asyncDestination(2);
   return {
     logger: pino(_options(level), destination),
     flush: () => {
