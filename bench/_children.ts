@@ -62,10 +62,12 @@ export async function startCei(
   options: {
     nodeArgs?: readonly string[]; entry?: string; env?: Readonly<Record<string, string>>;
     extraKeys?: ReadonlyArray<{ tier: Tier; credits: number }>;
+    /** More `cei serve` options (e.g. --log-level warn, --listener listhen). */
+    args?: readonly string[];
   } = {},
 ): Promise<CeiChild> {
   const { meterFile, key, extraKeys } = createBenchMeter(options.extraKeys);
-  const args = [...(options.nodeArgs ?? []), options.entry ?? join(REPO_DIR, "bin/cei.js"), "serve", "--snapshot", snapshot, "--meter", meterFile, "--port", "0"];
+  const args = [...(options.nodeArgs ?? []), options.entry ?? join(REPO_DIR, "bin/cei.js"), "serve", "--snapshot", snapshot, "--meter", meterFile, "--port", "0", ...(options.args ?? [])];
   const server = await _startServer(args, /^cei serving .* on (http:\/\/\S+)/, [meterFile, `${meterFile}-wal`, `${meterFile}-shm`], options.env);
   return { ...server, key, extraKeys };
 }

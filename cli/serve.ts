@@ -2,9 +2,14 @@
 import type { Command } from "commander";
 import { createApp } from "../server/app.ts";
 import { closeOnSignals, startServer } from "../server/listen.ts";
+import { startListhenServer } from "../server/listen-listhen.ts";
 import { listenDefaults, parseListenLimits, type ListenLimitOptions } from "../server/listen-limits.ts";
+import { createServiceLog, logLevels, parseLogLevel, type Logger, type ServiceLog } from "../server/log.ts";
 import { Meter } from "../server/meter/meter.ts";
+import { Metrics } from "../server/metrics.ts";
+import { startMetricsServer } from "../server/metrics-listen.ts";
 import { Serving } from "../server/serving.ts";
+import { listenerLog, servingLog } from "../server/_observe.ts";
 import { readXSecret } from "./compile.ts";
 
 interface ServeOptions extends ListenLimitOptions {
@@ -16,11 +21,15 @@ interface ServeOptions extends ListenLimitOptions {
   watch: boolean;
   meterSync?: string;
   xSecretFile?: string;
+  logLevel: string;
+  metricsPort?: string;
+  metricsHost: string;
+  listener: string;
 }
 
-function _port(value: string): number {
+function _port(value: string, flag = "port"): number {
   const port = Number(value);
-  if (!/^[0-9]{1,5}$/.test(value) || port > 65_535) throw new Error(`--port must be 0-65535, got "${value}"`);
+  if (!/^[0-9]{1,5}$/.test(value) || port > 65_535) throw new Error(`--${flag} must be 0-65535, got "${value}"`);
   return port;
 }
 
@@ -29,10 +38,10 @@ function _port(value: string): number {
  * and is not in the snapshot (decision 24). Serve never creates a secret: one it made up could not
  * match the snapshot's handle index, so without one it says so and serves without handle search.
  */
-function _xSecret(file: string | undefined): string | undefined {
+function _xSecret(file: string | undefined, logger: Logger): string | undefined {
   const secret = readXSecret(file);
   if (secret === undefined) {
-    process.stderr.write("cei serve: no X secret (--x-secret-file or CEI_X_SECRET): search will find no X account by handle\n");
+    logger.warn({ event: "no_x_secret" }, "cei serve: no X secret (--x-secret-file or CEI_X_SECRET): search will find no X account by handle");
   }
   return secret;
 }
@@ -58,27 +67,38 @@ export function registerServe(program: Command): void {
       "--x-secret-file <file>",
       "the X secret the snapshot was compiled with (also: env CEI_X_SECRET); without it, search finds no X account by handle",
     )
+    .option("--log-level <level>", `log lines at this level and above, on stderr: ${logLevels.join(", ")} (info: one line per request)`, "info")
+    .option("--metrics-port <n>", "serve Prometheus metrics at GET /metrics on this port (never on --port); off unless given")
+    .option("--metrics-host <addr>", "address of the metrics listener", "127.0.0.1")
+    .option("--listener <kind>", "node (node:http, the default) or listhen; both apply the same limits (docs/performance.md compares them)", "node")
     .option("--no-watch", "swap in a new snapshot only on SIGHUP, not when the file at --snapshot is replaced (for file systems without change events)")
     .option(
       "--release-trending-projects",
       "serve the release-gated GET /v1/projects/trending (also: CEI_RELEASE_TRENDING_PROJECTS=1)",
     )
     .action(async (options: ServeOptions) => {
-      let limits;
+      let limits, port, metricsPort, log: ServiceLog;
       try {
         limits = parseListenLimits(options);
+        port = _port(options.port);
+        metricsPort = options.metricsPort === undefined ? undefined : _port(options.metricsPort, "metrics-port");
+        if (metricsPort !== undefined && metricsPort !== 0 && metricsPort === port) throw new Error("--metrics-port must differ from --port: the metrics are never served on the public port");
+        if (options.listener !== "node" && options.listener !== "listhen") throw new Error(`--listener must be node or listhen, got "${options.listener}"`);
+        log = createServiceLog(parseLogLevel(options.logLevel));
       } catch (error) {
         program.error(`cei serve: ${error instanceof Error ? error.message : String(error)}`, { exitCode: 1 });
       }
+      const { logger } = log;
+      const metrics = metricsPort === undefined ? undefined : new Metrics();
       let xSecret: string | undefined;
       try {
-        xSecret = _xSecret(options.xSecretFile);
+        xSecret = _xSecret(options.xSecretFile, logger);
       } catch (error) {
         program.error(`cei serve: --x-secret-file: ${error instanceof Error ? error.message : String(error)}`, { exitCode: 1 });
       }
       let serving: Serving;
       try {
-        serving = await Serving.open(options.snapshot, xSecret === undefined ? {} : { xSecret });
+        serving = await Serving.open(options.snapshot, { log: servingLog(logger, metrics), ...(xSecret === undefined ? {} : { xSecret }) });
       } catch (error) {
         program.error(`cei serve: ${error instanceof Error ? error.message : String(error)}`, { exitCode: 1 });
       }
@@ -86,11 +106,39 @@ export function registerServe(program: Command): void {
       if (meterSync !== "FULL" && meterSync !== "NORMAL") {
         program.error(`cei serve: --meter-sync must be full or normal, got "${options.meterSync ?? process.env.CEI_METER_SYNC}"`, { exitCode: 1 });
       }
-      const meter = Meter.open(options.meter, { synchronous: meterSync });
+      const meter = Meter.open(options.meter, { synchronous: meterSync, observer: metrics?.meterObserver });
       const releaseTrendingProjects =
         options.releaseTrendingProjects === true || process.env.CEI_RELEASE_TRENDING_PROJECTS === "1";
-      const app = createApp({ serving, meter, releaseTrendingProjects });
-      const running = await startServer(app, { port: _port(options.port), host: options.host, ...limits, snapshot: () => serving.contentHash });
+      const app = createApp({ serving, meter, releaseTrendingProjects, logger, metrics });
+      const listenOptions = { port, host: options.host, ...limits, snapshot: () => serving.contentHash, onListenerAnswer: listenerLog(logger, metrics) };
+      const running = options.listener === "listhen" ? await startListhenServer(app, listenOptions) : await startServer(app, listenOptions);
+      // listhen moves to a free port when the asked one is taken; a server must not.
+      if (port !== 0 && !running.url.endsWith(`:${port}`)) {
+        await running.close();
+        program.error(`cei serve: port ${port} is taken`, { exitCode: 1 });
+      }
+      const closing: Array<{ close(): unknown }> = [meter, serving];
+      let metricsUrl: string | undefined;
+      if (metrics !== undefined) {
+        metrics.watchServing(serving, Date.now);
+        metrics.watchServer(running.server);
+        let metricsListener;
+        try {
+          metricsListener = await startMetricsServer(metrics, { port: metricsPort, host: options.metricsHost });
+        } catch (error) {
+          await running.close();
+          log.flush();
+          program.error(`cei serve: --metrics-port: ${error instanceof Error ? error.message : String(error)}`, { exitCode: 1 });
+        }
+        metricsUrl = `${metricsListener.url}/metrics`;
+        closing.push(metricsListener);
+      }
+      logger.info(
+        { event: "listening", url: running.url, snapshot: serving.contentHash, file: options.snapshot, metrics_url: metricsUrl },
+        `cei serve: listening on ${running.url}` + (metricsUrl === undefined ? "" : `, metrics on ${metricsUrl}`),
+      );
+      // Every start-up line is written before the ready line that scripts wait for.
+      log.flush();
       process.stdout.write(
         `cei serving ${options.snapshot} (snapshot ${serving.contentHash}) on ${running.url}` +
           (releaseTrendingProjects ? " (trending projects released)" : "") + "\n",
@@ -99,9 +147,9 @@ export function registerServe(program: Command): void {
       if (options.watch) serving.watch();
       process.on("SIGHUP", () => {
         void serving.swap().then((outcome) => {
-          if (outcome === "unchanged") process.stderr.write(`cei serve: SIGHUP: ${options.snapshot} is the snapshot already served\n`);
+          if (outcome === "unchanged") logger.info({ event: "snapshot_unchanged", file: options.snapshot }, `cei serve: SIGHUP: ${options.snapshot} is the snapshot already served`);
         });
       });
-      closeOnSignals(running, [meter, serving]);
+      closeOnSignals(running, closing, log);
     });
 }

@@ -2,7 +2,8 @@
 // for this moment, compiles it, makes sure there is a working demo key, and serves.
 // State lives in ./var (CEI_HOME to change it); each run refreshes the sample and snapshot, and
 // so does every CEI_SAMPLE_REFRESH_MS while it runs (30 minutes), swapping the new one in.
-// `npm start -- --port N --host ADDR` (or PORT, HOST) chooses the address.
+// `npm start -- --port N --host ADDR` (or PORT, HOST) chooses the address; without a port, 8787 or,
+// when that is taken, a free one (listhen, server/listen-listhen.ts). `--log-level` as `cei serve`.
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -10,17 +11,22 @@ import { parseArgs } from "node:util";
 import { compileSnapshot } from "../compiler/compile.ts";
 import { writeSample } from "../data/sample.ts";
 import { createApp } from "../server/app.ts";
-import { closeOnSignals, startServer } from "../server/listen.ts";
+import { closeOnSignals } from "../server/listen.ts";
+import { startListhenServer } from "../server/listen-listhen.ts";
+import { createServiceLog, parseLogLevel, type Logger } from "../server/log.ts";
 import { openMeterDatabase } from "../server/meter/_database.ts";
 import { createKey, listKeys } from "../server/meter/keys.ts";
 import { hashSecret } from "../server/meter/_secret.ts";
 import { Meter } from "../server/meter/meter.ts";
 import { Serving } from "../server/serving.ts";
+import { listenerLog, servingLog } from "../server/_observe.ts";
 import { readXSecret } from "./compile.ts";
 
-const args = parseArgs({ options: { port: { type: "string" }, host: { type: "string" } } }).values;
+const args = parseArgs({ options: { port: { type: "string" }, host: { type: "string" }, "log-level": { type: "string" } } }).values;
 const home = resolve(process.env.CEI_HOME ?? "var");
-const port = Number(args.port ?? process.env.PORT ?? 8787);
+const DEFAULT_PORT = 8787;
+const askedPort = args.port ?? process.env.PORT;
+const port = Number(askedPort ?? DEFAULT_PORT);
 const host = args.host ?? process.env.HOST ?? "127.0.0.1";
 const refreshMs = Number(process.env.CEI_SAMPLE_REFRESH_MS ?? 30 * 60_000);
 const paths = {
@@ -83,14 +89,14 @@ async function compileFreshSample(): Promise<boolean> {
 }
 
 /** Keeps the demo fresh on any day it runs: a new sample every refreshMs, swapped in. */
-function refreshPeriodically(serving: Serving): void {
+function refreshPeriodically(serving: Serving, logger: Logger): void {
   const refresh = async () => {
     try {
       if ((await compileFreshSample()) && (await serving.swap()) === "swapped") {
         process.stdout.write(`cei: ${new Date().toISOString()}: swapped in a fresh sample (snapshot ${serving.contentHash})\n`);
       }
     } catch (error) {
-      process.stderr.write(`cei: refreshing the sample failed: ${(error as Error).message}\n`);
+      logger.error({ event: "sample_refresh_failed", err: error }, `cei: refreshing the sample failed: ${(error as Error).message}`);
     }
     setTimeout(() => void refresh(), refreshMs).unref();
   };
@@ -107,9 +113,16 @@ async function main(): Promise<void> {
   const meter = Meter.open(paths.meter);
   const demo = ensureDemoKey();
   const key = "key" in demo ? demo.key : undefined;
-  const serving = await Serving.open(paths.snapshot, { xSecret: readStartSecret(paths.xSecret) });
+  const log = createServiceLog(parseLogLevel(args["log-level"] ?? "info"));
+  const { logger } = log;
+  const serving = await Serving.open(paths.snapshot, { xSecret: readStartSecret(paths.xSecret), log: servingLog(logger, undefined) });
   const releaseTrendingProjects = process.env.CEI_RELEASE_TRENDING_PROJECTS === "1";
-  const running = await startServer(createApp({ serving, meter, releaseTrendingProjects }), { port, host, snapshot: () => serving.contentHash });
+  const app = createApp({ serving, meter, releaseTrendingProjects, logger });
+  const running = await startListhenServer(app, { port, host, snapshot: () => serving.contentHash, onListenerAnswer: listenerLog(logger, undefined) });
+  if (askedPort !== undefined && Number(askedPort) !== 0 && !running.url.endsWith(`:${port}`)) {
+    await running.close();
+    throw new Error(`port ${port} is taken (asked with --port or PORT); choose another`);
+  }
 
   const snapshot = serving.acquire();
   const example = snapshot.db.prepare<[], { slug: string }>("SELECT slug FROM projects ORDER BY slug LIMIT 1").get();
@@ -118,7 +131,7 @@ async function main(): Promise<void> {
   process.stdout.write(
     [
       "",
-      `cei is serving on ${running.url}`,
+      `cei is serving on ${running.urls.join(" ")}` + (running.url.endsWith(`:${port}`) ? "" : ` (port ${port} is taken)`),
       "notice" in demo ? demo.notice : `Demo key (tier pro, 100000 credits): ${demo.key}`,
       "",
       "Try:",
@@ -131,8 +144,8 @@ async function main(): Promise<void> {
     ].join("\n"),
   );
 
-  refreshPeriodically(serving);
-  closeOnSignals(running, [meter, serving]);
+  refreshPeriodically(serving, logger);
+  closeOnSignals(running, [meter, serving], log);
 }
 
 await main();

@@ -36,17 +36,20 @@ function _envelope(problem: ErrorDetail, snapshot: string | undefined): { reques
 }
 
 /** For requests Node parsed (missing Host, unknown Expect): written through the response object. */
-export function answerFromListener(response: ServerResponse, problem: ErrorDetail, snapshot: string | undefined): void {
-  const { body, headers } = _envelope(problem, snapshot);
+/** Returns the request id it answered with (for the log). */
+export function answerFromListener(response: ServerResponse, problem: ErrorDetail, snapshot: string | undefined): string {
+  const { requestId, body, headers } = _envelope(problem, snapshot);
   response.shouldKeepAlive = false;
   response.writeHead(422, headers);
   response.end(body);
+  return requestId;
 }
 
 /** For 'clientError', where there is no response object: the bytes go straight to the socket. */
-export function answerOnSocket(socket: Socket, problem: ErrorDetail, snapshot: string | undefined): void {
-  const { body, headers } = _envelope(problem, snapshot);
+export function answerOnSocket(socket: Socket, problem: ErrorDetail, snapshot: string | undefined): string {
+  const { requestId, body, headers } = _envelope(problem, snapshot);
   let head = "HTTP/1.1 422 Unprocessable Entity\r\n";
   for (const [name, value] of Object.entries(headers)) head += `${name}: ${value}\r\n`;
   socket.end(head + "\r\n" + body);
+  return requestId;
 }

@@ -13,11 +13,15 @@ import type { Route } from "./routes.ts";
 import { readJsonBody } from "./_body.ts";
 import { dataValue } from "./_json-text.ts";
 import { readParams, readQuery, type RawRequest } from "./_request.ts";
-import { newRequestId, respondData, respondError, type Metering } from "./_respond.ts";
+import type { Logger } from "./log.ts";
+import type { RequestTrace } from "./_observe.ts";
+import { respondData, respondError, type Metering } from "./_respond.ts";
 
 export interface PipelineDeps {
   meter: Meter;
   now: () => number;
+  /** Where an unexpected error is logged, with its request id. */
+  logger: Logger;
   /** Parse every `data` with the operation's strict response schema (tests: always). */
   checkResponses: boolean;
 }
@@ -54,75 +58,76 @@ export class Pipeline {
   }
 
   /** Steps 1-2: the key, or the 401/403 answer. Unknown, missing and malformed keys look alike. */
-  authenticate(event: H3Event, requestId: string): KeyRecord | Response {
+  authenticate(event: H3Event, trace: RequestTrace): KeyRecord | Response {
     const header = event.req.headers.get("authorization");
     const match = header === null ? null : BEARER.exec(header);
     const key = match === null ? undefined : this.#deps.meter.findKey(match[1]!);
-    if (key === undefined) return respondError(requestId, invalidApiKey, {}, this.#deps.now());
-    if (key.state !== "active") return this.refuse(requestId, key, keyNotActive);
+    if (key === undefined) return this.#error(trace, invalidApiKey, {});
+    trace.keyId = key.id;
+    if (key.state !== "active") return this.refuse(trace, key, keyNotActive);
     return key;
   }
 
   /** An answer given before the meter's transaction: nothing counted, balance and window reported. */
-  refuse(requestId: string, key: KeyRecord, error: ApiError): Response {
-    return respondError(requestId, error, this.#deps.meter.status(key), this.#deps.now());
+  refuse(trace: RequestTrace, key: KeyRecord, error: ApiError): Response {
+    return this.#error(trace, error, this.#deps.meter.status(key));
   }
 
   /** Unknown path or method: 404 after authentication (decision 5). */
-  notFound(event: H3Event): Response {
-    const requestId = newRequestId();
-    const key = this.authenticate(event, requestId);
+  notFound(event: H3Event, trace: RequestTrace): Response {
+    const key = this.authenticate(event, trace);
     if (!_isKey(key)) return key;
-    return this.refuse(requestId, key, routeNotFound);
+    return this.refuse(trace, key, routeNotFound);
   }
 
-  async handle(event: H3Event, served: ServedRoute, rawParams: Record<string, string> | undefined): Promise<Response> {
-    const requestId = newRequestId();
+  async handle(event: H3Event, trace: RequestTrace, served: ServedRoute, rawParams: Record<string, string> | undefined): Promise<Response> {
     let known: KeyRecord | undefined;
     try {
-      const key = this.authenticate(event, requestId);
+      const key = this.authenticate(event, trace);
       if (!_isKey(key)) return key;
       known = key;
       // h3 answers HEAD with the GET route; HEAD is not a method of this API.
-      if (event.req.method !== served.route.method) return this.refuse(requestId, key, routeNotFound);
-      if (served.scope !== null && !key.scopes.has(served.scope)) return this.refuse(requestId, key, missingScope);
+      if (event.req.method !== served.route.method) return this.refuse(trace, key, routeNotFound);
+      if (served.scope !== null && !key.scopes.has(served.scope)) return this.refuse(trace, key, missingScope);
       const admission = await this.#deps.meter.admit(key);
-      if (admission.result !== "admitted") return this.#error(requestId, admission.result === "forbidden" ? keyNotActive : rateLimited, admission);
-      return await this.#admitted(event, served, rawParams, key, admission, requestId);
+      if (admission.result !== "admitted") return this.#error(trace, admission.result === "forbidden" ? keyNotActive : rateLimited, admission);
+      return await this.#admitted(event, served, rawParams, key, admission, trace);
     } catch (error) {
-      console.error(`[cei] ${requestId} ${served.route.operation}:`, error);
+      this.#deps.logger.error({ err: error, request_id: trace.requestId, operation: served.route.operation }, "unexpected error");
       const metering = known === undefined ? {} : _safeStatus(this.#deps.meter, known);
-      return respondError(requestId, internalError, metering, this.#deps.now());
+      return this.#error(trace, internalError, metering);
     }
   }
 
   /** Steps 6-9 for a counted request: 422, 402, the operation (404 or data), the charge. */
   async #admitted(
     event: H3Event, served: ServedRoute, rawParams: Record<string, string> | undefined,
-    key: KeyRecord, admission: Admission, requestId: string,
+    key: KeyRecord, admission: Admission, trace: RequestTrace,
   ): Promise<Response> {
     const problems: ErrorDetail[] = [];
     const raw = await this.#read(event, served, rawParams, problems);
-    if (raw === undefined) return this.#error(requestId, new ApiError("INVALID_REQUEST", undefined, problems), admission);
+    if (raw === undefined) return this.#error(trace, new ApiError("INVALID_REQUEST", undefined, problems), admission);
     const validation = served.handler.validate(raw, problems);
-    if (!validation.valid) return this.#error(requestId, validation.error, admission);
-    if (admission.credits_remaining < served.cost) return this.#error(requestId, insufficientCredits, admission);
+    if (!validation.valid) return this.#error(trace, validation.error, admission);
+    if (admission.credits_remaining < served.cost) return this.#error(trace, insufficientCredits, admission);
 
     const caller: Caller = { id: key.id, tier: admission.rate_limit.tier, scopes: key.scopes, credits_remaining: admission.credits_remaining, rate_limit: admission.rate_limit };
     const result = served.handler.run(validation.request, caller);
-    if (result.outcome !== "ok") return this.#error(requestId, result.error, admission);
+    if (result.outcome !== "ok") return this.#error(trace, result.error, admission);
     this.#checkResponse(served, result.data);
+    const requestId = trace.requestId;
     if (served.cost === 0) return respondData(requestId, result.data, { ...admission, credits_used: 0 }, this.#deps.now());
 
     const charge = await this.#deps.meter.charge({ key, operation: served.route.operation, cost: served.cost, requestId });
     const metering = { credits_remaining: charge.credits_remaining, rate_limit: admission.rate_limit };
     switch (charge.result) {
       case "charged":
+        trace.creditsUsed = served.cost;
         return respondData(requestId, result.data, { ...metering, credits_used: served.cost }, this.#deps.now());
       case "forbidden":
-        return this.#error(requestId, keyNotActive, metering);
+        return this.#error(trace, keyNotActive, metering);
       case "insufficient_credits":
-        return this.#error(requestId, insufficientCredits, metering);
+        return this.#error(trace, insufficientCredits, metering);
     }
   }
 
@@ -148,8 +153,10 @@ export class Pipeline {
     }
   }
 
-  #error(requestId: string, error: ApiError, metering: Omit<Metering, "credits_used">): Response {
-    return respondError(requestId, error, metering, this.#deps.now());
+  /** Every error answer of the pipeline: its code noted for the log and metrics. */
+  #error(trace: RequestTrace, error: ApiError, metering: Omit<Metering, "credits_used">): Response {
+    trace.code = error.code;
+    return respondError(trace.requestId, error, metering, this.#deps.now());
   }
 }
 

@@ -3,10 +3,13 @@
 // envelope. Each request is answered wholly from the snapshot current when it arrived.
 import { H3, type H3Event } from "h3";
 import { ApiError } from "./errors.ts";
+import { errorsOnStderr, type Logger } from "./log.ts";
 import type { Meter } from "./meter/meter.ts";
+import type { Metrics } from "./metrics.ts";
 import { publicRoutes } from "./public-routes.ts";
 import { routes, type Route } from "./routes.ts";
 import type { LoadedSnapshot, Serving } from "./serving.ts";
+import { newTrace, requestObserver, type RequestObserver, type RequestTrace } from "./_observe.ts";
 import { Pipeline } from "./_pipeline.ts";
 import { newRequestId, respondError } from "./_respond.ts";
 import { registerReference } from "./public/reference.ts";
@@ -31,27 +34,39 @@ export interface AppOptions {
    * the check costs measurable throughput (see docs/api.md, "Implementation notes").
    */
   checkResponses?: boolean;
+  /**
+   * One line per request at info, unexpected errors at error (docs/operations.md, "Logs"). Whether
+   * info is enabled is read once, here. Default: errors only, on stderr.
+   */
+  logger?: Logger;
+  /** Counts every request into this registry; the app never serves it (metrics-listen.ts does). */
+  metrics?: Metrics;
 }
 
 export function createApp(options: AppOptions): H3 {
   const now = options.now ?? Date.now;
-  const pipeline = new Pipeline({ meter: options.meter, now, checkResponses: options.checkResponses ?? false });
+  const logger = options.logger ?? errorsOnStderr();
+  const pipeline = new Pipeline({ meter: options.meter, now, logger, checkResponses: options.checkResponses ?? false });
   const serving = options.serving;
   const released: Route[] = [];
+  const observer = requestObserver(logger, options.metrics);
+  const answering: Answering = { serving, observer, logger, now };
 
   const app = new H3({
     // Malformed percent-encoding reaches the pipeline (422 on the parameter), not h3's bare 400.
     allowMalformedURL: true,
     silent: true,
-    onError: (error, event) => _renderUnexpected(error, event, now),
+    onError: (error) => _renderUnexpected(error, logger, now),
   });
 
   for (const route of publicRoutes) {
-    app.get(route.path, (event) =>
-      serving.ready
-        ? _fromOneSnapshot(event, serving, (snapshot) => route.answer({ requestId: newRequestId(), snapshot, now: now() }))
-        : route.answer({ requestId: newRequestId(), snapshot: undefined, now: now() }),
-    );
+    const operation = route.path.slice(1);
+    app.get(route.path, (event) => {
+      const trace = newTrace(operation);
+      return serving.ready
+        ? _fromOneSnapshot(event, trace, answering, (snapshot) => route.answer({ requestId: trace.requestId, snapshot, now: now() }))
+        : _withoutSnapshot(trace, answering, () => route.answer({ requestId: trace.requestId, snapshot: undefined, now: now() }));
+    });
   }
 
   for (const route of routes) {
@@ -59,41 +74,85 @@ export function createApp(options: AppOptions): H3 {
     if (route.release === "trending_projects" && options.releaseTrendingProjects !== true) continue;
     if (route.operation !== route.handler.id) throw new Error(`route ${route.path} names ${route.operation} but serves ${route.handler.id}`);
     released.push(route);
-    app.on(route.method, route.path, (event) =>
-      _fromOneSnapshot(event, serving, (snapshot) => pipeline.handle(event, snapshot.routes[route.operation], event.context.params)),
-    );
+    app.on(route.method, route.path, (event) => {
+      const trace = newTrace(route.operation);
+      return _fromOneSnapshot(event, trace, answering, (snapshot) => pipeline.handle(event, trace, snapshot.routes[route.operation], event.context.params));
+    });
   }
 
-  registerReference(app, { releaseTrendingProjects: options.releaseTrendingProjects === true });
-
-  app.all("/**", (event) =>
-    _fromOneSnapshot(event, serving, (snapshot) => {
-      // An empty path segment where a parameter belongs is that parameter out of range (decision 7).
-      const empty = _matchEmptyParameter(released, event.url.pathname);
-      if (empty !== undefined) return pipeline.handle(event, snapshot.routes[empty.route.operation], empty.params);
-      return pipeline.notFound(event);
+  registerReference(
+    (path, answer) => app.get(path, () => {
+      const trace = newTrace("reference");
+      return _withoutSnapshot(trace, answering, () => answer(trace.requestId));
     }),
+    { releaseTrendingProjects: options.releaseTrendingProjects === true },
   );
+
+  app.all("/**", (event) => {
+    // An empty path segment where a parameter belongs is that parameter out of range (decision 7).
+    const empty = _matchEmptyParameter(released, event.url.pathname);
+    const trace = newTrace(empty === undefined ? "unmatched" : empty.route.operation);
+    return _fromOneSnapshot(event, trace, answering, (snapshot) =>
+      empty === undefined ? pipeline.notFound(event, trace) : pipeline.handle(event, trace, snapshot.routes[empty.route.operation], empty.params),
+    );
+  });
   return app;
+}
+
+/** What every handler needs to answer and be observed. */
+interface Answering {
+  serving: Serving;
+  observer: RequestObserver | undefined;
+  logger: Logger;
+  now: () => number;
 }
 
 /**
  * Leases the current snapshot for the whole request, names it in the response, and hands it back
  * once answered (the body is a string by then, so nothing reads the snapshot afterwards).
  */
-async function _fromOneSnapshot(event: H3Event, serving: Serving, answer: (snapshot: LoadedSnapshot) => Response | Promise<Response>): Promise<Response> {
+async function _fromOneSnapshot(
+  event: H3Event, trace: RequestTrace, { serving, observer, logger, now }: Answering,
+  answer: (snapshot: LoadedSnapshot) => Response | Promise<Response>,
+): Promise<Response> {
+  const started = observer === undefined ? 0 : performance.now();
   const snapshot = serving.acquire();
   // On node:http the header goes on the ServerResponse, where srvx's writeHead merges it: no
   // Headers object is built per response. Elsewhere (app.request in tests) on the Response itself.
   const nodeResponse = event.runtime?.node?.res;
   nodeResponse?.setHeader(SNAPSHOT_HEADER, snapshot.contentHash);
   try {
-    const response = await answer(snapshot);
+    let response: Response;
+    try {
+      response = await answer(snapshot);
+    } catch (error) {
+      response = _unexpected(error, trace, logger, now);
+    }
     if (nodeResponse === undefined) response.headers.set(SNAPSHOT_HEADER, snapshot.contentHash);
+    observer?.answered(trace, response.status, snapshot.contentHash, started);
     return response;
   } finally {
     serving.release(snapshot);
   }
+}
+
+/** The answers that read no snapshot: the reference pages, and health while none is loaded. */
+function _withoutSnapshot(trace: RequestTrace, { observer, logger, now }: Answering, answer: () => Response): Response {
+  const started = observer === undefined ? 0 : performance.now();
+  let response: Response;
+  try {
+    response = answer();
+  } catch (error) {
+    response = _unexpected(error, trace, logger, now);
+  }
+  observer?.answered(trace, response.status, undefined, started);
+  return response;
+}
+
+function _unexpected(error: unknown, trace: RequestTrace, logger: Logger, now: () => number): Response {
+  logger.error({ err: error, request_id: trace.requestId, operation: trace.operation }, "unexpected error");
+  trace.code = "INTERNAL_ERROR";
+  return respondError(trace.requestId, new ApiError("INTERNAL_ERROR"), {}, now());
 }
 
 /** `/v1/projects//features` → get_project_features with slug "" (which then fails its length rule). */
@@ -121,7 +180,9 @@ function _matchEmptyParameter(released: readonly Route[], pathname: string): { r
   return undefined;
 }
 
-function _renderUnexpected(error: unknown, event: H3Event, now: () => number) {
-  console.error("[cei] unhandled:", error);
-  return respondError(newRequestId(), new ApiError("INTERNAL_ERROR"), {}, now());
+/** An error outside every handler (h3 itself): logged with the request id it is answered with. */
+function _renderUnexpected(error: unknown, logger: Logger, now: () => number) {
+  const requestId = newRequestId();
+  logger.error({ err: error, request_id: requestId }, "unexpected error");
+  return respondError(requestId, new ApiError("INTERNAL_ERROR"), {}, now());
 }

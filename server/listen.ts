@@ -6,14 +6,18 @@ import { createServer, ServerResponse, type IncomingMessage, type Server } from 
 import { Server as NetServer, type Socket } from "node:net";
 import { toNodeHandler, type H3 } from "h3";
 import { MAX_DRAINED_BODY_BYTES } from "./_body.ts";
+import type { ErrorDetail } from "./errors.ts";
 import { answerFromListener, answerOnSocket, listenerProblems } from "./_listener-answers.ts";
 import { listenDefaults, type ListenLimits } from "./listen-limits.ts";
+import type { ServiceLog } from "./log.ts";
 
 export interface ListenOptions extends Partial<ListenLimits> {
   port?: number;
   host?: string;
   /** The content hash of the snapshot being served, for `x-service-snapshot` on the listener's own answers. */
   snapshot?: () => string | undefined;
+  /** Told of every answer the listener gives by itself (reason: the detail's code), for the log and metrics. */
+  onListenerAnswer?: (reason: string, requestId: string) => void;
 }
 
 export interface RunningServer {
@@ -31,7 +35,7 @@ export interface RunningServer {
 }
 
 /** How often Node looks for requests over their time limits: a fraction of the shortest one. */
-function _checkingIntervalMs(limits: ListenLimits): number {
+export function checkingIntervalMs(limits: ListenLimits): number {
   return Math.max(10, Math.min(1_000, Math.floor(Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs) / 4)));
 }
 
@@ -40,7 +44,7 @@ function _checkingIntervalMs(limits: ListenLimits): number {
  * chunked, too large, or was partly read and abandoned: the connection closes after the answer.
  * A small declared body left unread is discarded by Node itself, and the connection stays open.
  */
-function _bodyBlocksConnection(request: IncomingMessage): boolean {
+export function bodyBlocksConnection(request: IncomingMessage): boolean {
   if (request.complete) return false;
   if (request.readableDidRead || request.destroyed) return true;
   const declared = request.headers["content-length"];
@@ -51,7 +55,7 @@ function _responseClass(state: { draining: boolean }) {
   return class ApiServerResponse extends ServerResponse {
     // Node's implicit headers go through writeHead too, so this sees every response.
     override writeHead(statusCode: number, ...rest: unknown[]): this {
-      if (state.draining || _bodyBlocksConnection(this.req)) this.shouldKeepAlive = false;
+      if (state.draining || bodyBlocksConnection(this.req)) this.shouldKeepAlive = false;
       return (ServerResponse.prototype.writeHead as (code: number, ...more: unknown[]) => this).call(this, statusCode, ...rest);
     }
   };
@@ -64,50 +68,77 @@ function _responseStarted(socket: Socket): boolean {
 }
 
 /** Requests Node rejects before the app sees them still get the JSON envelope, when one can be sent. */
-function _answerClientError(error: NodeJS.ErrnoException, socket: Socket, snapshot: string | undefined): void {
+/** The reason and request id of the answer, or undefined when the socket was closed without one. */
+function _answerClientError(error: NodeJS.ErrnoException, socket: Socket, snapshot: string | undefined): [string, string] | undefined {
   // A timed-out request already in the app, a client that never sent a byte, or one that is gone:
   // nothing can be answered that the client would read as the answer to its request.
   if (!socket.writable || _responseStarted(socket) || socket.bytesRead === 0) {
     socket.destroy();
-    return;
+    return undefined;
   }
-  if (error.code === "HPE_HEADER_OVERFLOW") answerOnSocket(socket, listenerProblems.headersTooLarge, snapshot);
-  else if (error.code === "ERR_HTTP_REQUEST_TIMEOUT") answerOnSocket(socket, listenerProblems.requestTimeout, snapshot);
-  else answerOnSocket(socket, listenerProblems.malformedRequest, snapshot);
+  const problem =
+    error.code === "HPE_HEADER_OVERFLOW" ? listenerProblems.headersTooLarge
+    : error.code === "ERR_HTTP_REQUEST_TIMEOUT" ? listenerProblems.requestTimeout
+    : listenerProblems.malformedRequest;
+  return [problem.code, answerOnSocket(socket, problem, snapshot)];
 }
 
-export function startServer(app: H3, options: ListenOptions = {}): Promise<RunningServer> {
-  const limits: ListenLimits = {
+/** The limits asked for, each defaulted (listen-limits.ts). */
+export function resolveLimits(options: Partial<ListenLimits>): ListenLimits {
+  return {
     headersTimeoutMs: options.headersTimeoutMs ?? listenDefaults.headersTimeoutMs,
     requestTimeoutMs: options.requestTimeoutMs ?? listenDefaults.requestTimeoutMs,
     keepAliveTimeoutMs: options.keepAliveTimeoutMs ?? listenDefaults.keepAliveTimeoutMs,
     maxConnections: options.maxConnections ?? listenDefaults.maxConnections,
     shutdownTimeoutMs: options.shutdownTimeoutMs ?? listenDefaults.shutdownTimeoutMs,
   };
-  const state = { draining: false };
+}
+
+export type RequestListener = (request: IncomingMessage, response: ServerResponse) => void;
+
+/**
+ * The app as a node:http request listener, and the listener's own answers (missing Host, unmet
+ * Expect, unparsable or late requests) installed on `server` with its limits. For a server made
+ * elsewhere (listhen), the limits fixed at creation are set as properties instead.
+ */
+export function guardServer(server: Server, app: H3, limits: ListenLimits, options: ListenOptions): RequestListener {
   const snapshot = options.snapshot ?? (() => undefined);
-  const handle = toNodeHandler(app) as unknown as (request: IncomingMessage, response: ServerResponse) => void;
+  const told = options.onListenerAnswer ?? (() => undefined);
+  const answer = (response: ServerResponse, problem: ErrorDetail) => told(problem.code, answerFromListener(response, problem, snapshot()));
+  const handle = toNodeHandler(app) as unknown as RequestListener;
+  server.headersTimeout = limits.headersTimeoutMs;
+  server.requestTimeout = limits.requestTimeoutMs;
+  server.keepAliveTimeout = limits.keepAliveTimeoutMs;
+  server.maxConnections = limits.maxConnections;
+  // Checked below, so that the answer is the JSON envelope rather than Node's bare 400.
+  (server as Server & { requireHostHeader: boolean }).requireHostHeader = false;
+  server.on("clientError", (error: NodeJS.ErrnoException, socket: Socket) => {
+    const answered = _answerClientError(error, socket, snapshot());
+    if (answered !== undefined) told(...answered);
+  });
+  server.on("checkExpectation", (_request, response) => answer(response, listenerProblems.unsupportedExpectation));
+  return (request, response) => {
+    if (request.headers.host === undefined && request.httpVersion === "1.1") {
+      answer(response, listenerProblems.missingHost);
+      return;
+    }
+    handle(request, response);
+  };
+}
+
+export function startServer(app: H3, options: ListenOptions = {}): Promise<RunningServer> {
+  const limits = resolveLimits(options);
+  const state = { draining: false };
+  let listener: RequestListener | undefined;
   const server = createServer(
     {
-      headersTimeout: limits.headersTimeoutMs,
-      requestTimeout: limits.requestTimeoutMs,
-      keepAliveTimeout: limits.keepAliveTimeoutMs,
-      connectionsCheckingInterval: _checkingIntervalMs(limits),
-      // Checked below, so that the answer is the JSON envelope rather than Node's bare 400.
+      connectionsCheckingInterval: checkingIntervalMs(limits),
       requireHostHeader: false,
       ServerResponse: _responseClass(state),
     },
-    (request, response) => {
-      if (request.headers.host === undefined && request.httpVersion === "1.1") {
-        answerFromListener(response, listenerProblems.missingHost, snapshot());
-        return;
-      }
-      handle(request, response);
-    },
+    (request, response) => listener!(request, response),
   );
-  server.maxConnections = limits.maxConnections;
-  server.on("clientError", (error: NodeJS.ErrnoException, socket: Socket) => _answerClientError(error, socket, snapshot()));
-  server.on("checkExpectation", (_request, response) => answerFromListener(response, listenerProblems.unsupportedExpectation, snapshot()));
+  listener = guardServer(server, app, limits, options);
 
   return new Promise((resolve, reject) => {
     server.once("error", reject);
@@ -116,21 +147,26 @@ export function startServer(app: H3, options: ListenOptions = {}): Promise<Runni
       const address = server.address();
       if (address === null || typeof address === "string") return reject(new Error("server has no TCP address"));
       const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
-      resolve({
-        url: `http://${host}:${address.port}`,
-        server,
-        limits,
-        close: () =>
-          new Promise<void>((done, fail) => {
-            // After shutdown() the server no longer listens: nothing is left to wait for.
-            if (server.listening) server.close((error) => (error ? fail(error) : done()));
-            else done();
-            server.closeAllConnections();
-          }),
-        shutdown: (timeoutMs = limits.shutdownTimeoutMs) => _drain(server, state, timeoutMs),
-      });
+      resolve(runningServer(`http://${host}:${address.port}`, server, limits, state));
     });
   });
+}
+
+/** Closing and draining, for a server that listens. */
+export function runningServer(url: string, server: Server, limits: ListenLimits, state: { draining: boolean }): RunningServer {
+  return {
+    url,
+    server,
+    limits,
+    close: () =>
+      new Promise<void>((done, fail) => {
+        // After shutdown() the server no longer listens: nothing is left to wait for.
+        if (server.listening) server.close((error) => (error ? fail(error) : done()));
+        else done();
+        server.closeAllConnections();
+      }),
+    shutdown: (timeoutMs = limits.shutdownTimeoutMs) => _drain(server, state, timeoutMs),
+  };
 }
 
 /** How often a draining server closes connections that have become idle. */
@@ -158,15 +194,16 @@ function _drain(server: Server, state: { draining: boolean }, timeoutMs: number)
 
 /**
  * On SIGINT or SIGTERM: drain (see RunningServer.shutdown), close the given files (meter,
- * snapshot), exit 0; exit 1 when the drain had to cut connections or a file failed to close.
- * A second signal ends the process at once (Node's default for it).
+ * snapshot), flush the log, exit 0; exit 1 when the drain had to cut connections or a file failed
+ * to close. A second signal ends the process at once (Node's default for it).
  */
-export function closeOnSignals(running: RunningServer, resources: ReadonlyArray<{ close(): unknown }>): void {
+export function closeOnSignals(running: RunningServer, resources: ReadonlyArray<{ close(): unknown }>, log: ServiceLog): void {
   const timeoutMs = running.limits.shutdownTimeoutMs;
+  const { logger } = log;
   const shutdown = (signal: NodeJS.Signals) => {
     process.off("SIGINT", shutdown);
     process.off("SIGTERM", shutdown);
-    process.stderr.write(`cei: ${signal}: finishing the requests in flight (at most ${timeoutMs} ms)\n`);
+    logger.info({ event: "shutdown", signal, timeout_ms: timeoutMs }, `cei: ${signal}: finishing the requests in flight (at most ${timeoutMs} ms)`);
     void running.shutdown().then(async (graceful) => {
       let closed = true;
       for (const resource of resources) {
@@ -174,11 +211,12 @@ export function closeOnSignals(running: RunningServer, resources: ReadonlyArray<
           await resource.close();
         } catch (error) {
           closed = false;
-          process.stderr.write(`cei: closing failed: ${error instanceof Error ? error.message : String(error)}\n`);
+          logger.error({ event: "close_failed", err: error }, `cei: closing failed: ${error instanceof Error ? error.message : String(error)}`);
         }
       }
-      if (!graceful) process.stderr.write(`cei: requests still in flight after ${timeoutMs} ms were cut off\n`);
-      else process.stderr.write("cei: stopped\n");
+      if (!graceful) logger.warn({ event: "stopped", graceful }, `cei: requests still in flight after ${timeoutMs} ms were cut off`);
+      else logger.info({ event: "stopped", graceful }, "cei: stopped");
+      log.flush();
       process.exit(graceful && closed ? 0 : 1);
     });
   };

@@ -11,7 +11,7 @@ import type { OperationId } from "./policy.ts";
 import { routes } from "./routes.ts";
 import { checkSnapshotIntegrity, openSnapshot, readServingManifest } from "./snapshot.ts";
 import { serveRoute, type ServedRoute } from "./_pipeline.ts";
-import { watchFreshness } from "./_stale-warnings.ts";
+import { watchFreshness, type StaleWarning } from "./_stale-warnings.ts";
 
 /** One opened, checked snapshot with every operation's statements prepared on it. */
 export interface LoadedSnapshot {
@@ -23,11 +23,17 @@ export interface LoadedSnapshot {
   readonly routes: Readonly<Record<OperationId, ServedRoute>>;
 }
 
+/** What a log line of serving says, as fields (the structured log, server/log.ts). */
+export type ServingEvent =
+  | { event: "snapshot_swapped"; snapshot: string; previous: string; file: string; check_ms: number }
+  | { event: "snapshot_refused"; snapshot: string; file: string; reason: string }
+  | StaleWarning;
+
 export interface ServingOptions {
   /** ms since the epoch; the operations' clock. Defaults to Date.now. */
   now?: () => number;
-  /** One line per swap, refusal and stale warning; defaults to stderr. */
-  log?: (line: string) => void;
+  /** One line per swap, refusal and stale warning, and the same as fields; defaults to stderr. */
+  log?: (line: string, event: ServingEvent) => void;
   /** Quiet time after the last change to the file before it is loaded (a compile renames once). */
   debounceMs?: number;
   /**
@@ -50,7 +56,7 @@ export type SwapOutcome = "swapped" | "unchanged" | "refused";
 export class Serving {
   readonly file: string;
   readonly #now: () => number;
-  readonly #log: (line: string) => void;
+  readonly #log: (line: string, event: ServingEvent) => void;
   readonly #debounceMs: number;
   readonly #xHandleSearchKey: string | undefined;
   #current: Slot | undefined;
@@ -170,7 +176,7 @@ export class Serving {
     try {
       identity = _identity(this.file);
     } catch (error) {
-      this.#log(`cei serve: refused ${this.file}: ${_reason(error)}; still serving snapshot ${current.snapshot.contentHash}`);
+      this.#refused(_reason(error), current.snapshot.contentHash);
       return "refused";
     }
     if (identity === current.identity) return "unchanged";
@@ -179,7 +185,7 @@ export class Serving {
     try {
       next = await this.#load();
     } catch (error) {
-      this.#log(`cei serve: refused ${this.file}: ${_reason(error)}; still serving snapshot ${current.snapshot.contentHash}`);
+      this.#refused(_reason(error), current.snapshot.contentHash);
       return "refused";
     }
     if (this.#current !== current) {
@@ -189,11 +195,16 @@ export class Serving {
     }
     this.#current = this.#slot(next, identity);
     this.#retire(current);
+    const checkMs = Math.round(performance.now() - started);
     this.#log(
-      `cei serve: now serving snapshot ${next.contentHash} from ${this.file} (was ${current.snapshot.contentHash}; ` +
-        `checked in ${Math.round(performance.now() - started)} ms)`,
+      `cei serve: now serving snapshot ${next.contentHash} from ${this.file} (was ${current.snapshot.contentHash}; checked in ${checkMs} ms)`,
+      { event: "snapshot_swapped", snapshot: next.contentHash, previous: current.snapshot.contentHash, file: this.file, check_ms: checkMs },
     );
     return "swapped";
+  }
+
+  #refused(reason: string, served: string): void {
+    this.#log(`cei serve: refused ${this.file}: ${reason}; still serving snapshot ${served}`, { event: "snapshot_refused", snapshot: served, file: this.file, reason });
   }
 
   /** Opens the file (format), reads its manifest, checks its integrity off the event loop, prepares every operation. */

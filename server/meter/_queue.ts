@@ -28,18 +28,26 @@ interface Job {
   reject: (error: unknown) => void;
   deadline: number;
 }
+/** Told of every committed transaction and every failed job (the service's metrics). */
+export interface MeterObserver {
+  batch(jobs: number, seconds: number): void;
+  failed(kind: "busy" | "failed"): void;
+}
+
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
 export class WriteQueue {
   readonly #db: MeterDatabase;
   readonly #batch: (jobs: Job[]) => Outcome[];
+  readonly #observer: MeterObserver | undefined;
   #pending: Job[] = [];
   #scheduled = false;
   #retryMs = FIRST_RETRY_MS;
   #retryTimer: NodeJS.Timeout | undefined;
 
-  constructor(db: MeterDatabase) {
+  constructor(db: MeterDatabase, observer?: MeterObserver) {
     this.#db = db;
+    this.#observer = observer;
     db.pragma(`busy_timeout = ${BUSY_WAIT_MS}`);
     // A nested db.transaction is a SAVEPOINT: rolled back alone when its job throws.
     const one = db.transaction((job: Job) => job.run());
@@ -70,7 +78,7 @@ export class WriteQueue {
     clearTimeout(this.#retryTimer);
     this.#retryTimer = undefined;
     this.#flush();
-    for (const job of this.#pending.splice(0)) job.reject(new MeterBusyError());
+    for (const job of this.#pending.splice(0)) this.#reject(job, new MeterBusyError());
   }
 
   readonly #flush = (): void => {
@@ -80,29 +88,36 @@ export class WriteQueue {
     if (batch.length === 0) return;
     this.#pending = [];
     let outcomes: Outcome[];
+    const started = performance.now();
     try {
       outcomes = this.#batch(batch);
     } catch (error) {
       if (!_isBusy(error)) {
-        for (const job of batch) job.reject(error);
+        for (const job of batch) this.#reject(job, error);
         return;
       }
       this.#retryLater(batch);
       return;
     }
+    this.#observer?.batch(batch.length, (performance.now() - started) / 1000);
     this.#retryMs = FIRST_RETRY_MS;
     batch.forEach((job, index) => {
       const outcome = outcomes[index]!;
       if (outcome.ok) job.resolve(outcome.value as never);
-      else job.reject(outcome.error);
+      else this.#reject(job, outcome.error);
     });
   };
+
+  #reject(job: Job, error: unknown): void {
+    this.#observer?.failed(error instanceof MeterBusyError ? "busy" : "failed");
+    job.reject(error);
+  }
 
   #retryLater(batch: Job[]): void {
     const now = performance.now();
     const waiting = batch.filter((job) => {
       if (job.deadline > now) return true;
-      job.reject(new MeterBusyError());
+      this.#reject(job, new MeterBusyError());
       return false;
     });
     this.#pending = [...waiting, ...this.#pending];

@@ -8,10 +8,10 @@ import { openMeterDatabase } from "./_database.ts";
 import { scopesFromColumn, tierFromColumn } from "./_columns.ts";
 import { MeterStatements, type KeyState } from "./_statements.ts";
 import { hashSecret } from "./_secret.ts";
-import { WriteQueue } from "./_queue.ts";
+import { WriteQueue, type MeterObserver } from "./_queue.ts";
 
 export type { KeyState } from "./_statements.ts";
-export { METER_WAIT_LIMIT_MS, MeterBusyError } from "./_queue.ts";
+export { METER_WAIT_LIMIT_MS, MeterBusyError, type MeterObserver } from "./_queue.ts";
 export interface KeyRecord { id: string; tier: Tier; scopes: ReadonlySet<Scope>; state: KeyState }
 /** `reset_at` is ISO 8601 UTC with milliseconds. */
 export interface RateLimitInfo { limit: number; remaining: number; reset_at: string; tier: Tier }
@@ -27,6 +27,8 @@ export interface Charge { result: "charged" | "forbidden" | "insufficient_credit
 export interface MeterOptions {
   now?: () => number;
   synchronous?: "FULL" | "NORMAL";
+  /** Told of every write transaction and failed job (the metrics, server/metrics.ts). */
+  observer?: MeterObserver;
 }
 
 const KEY_CACHE_LIMIT = 10_000;
@@ -58,7 +60,7 @@ export class Meter {
     this.#now = options.now ?? Date.now;
     const db = openMeterDatabase(file, { synchronous: options.synchronous, now: this.#now });
     this.#sql = new MeterStatements(db, RATE_WINDOW_MS);
-    this.#writes = new WriteQueue(db);
+    this.#writes = new WriteQueue(db, options.observer);
     this.#close = () => db.close();
   }
 

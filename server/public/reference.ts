@@ -4,9 +4,7 @@
 // the page makes no request beyond this server (its Content-Security-Policy says so too).
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import type { H3 } from "h3";
 import committed from "../../docs/openapi.json" with { type: "json" };
-import { newRequestId } from "../_respond.ts";
 import { buildOpenApi, type OpenApiDocument } from "../openapi/document.ts";
 
 const REDOC_LOGO = "https://cdn.redoc.ly/redoc/logo-mini.svg";
@@ -55,17 +53,18 @@ function _once<T>(make: () => T): () => T {
   return () => (value ??= make());
 }
 
-export function registerReference(app: H3, options: { releaseTrendingProjects: boolean }): void {
+/** Registers each page with `get`, which gives it the request id to answer with. */
+export function registerReference(get: (path: string, answer: (requestId: string) => Response) => void, options: { releaseTrendingProjects: boolean }): void {
   const document = _once(() => _document(options.releaseTrendingProjects));
   const bundle = _once(_redocBundle);
-  const send = (body: string, contentType: string, extra: Record<string, string> = {}) =>
+  const send = (requestId: string, body: string, contentType: string, extra: Record<string, string> = {}) =>
     new Response(body, {
-      headers: { "content-type": contentType, "cache-control": "no-store", "x-service-request-id": newRequestId(), ...extra },
+      headers: { "content-type": contentType, "cache-control": "no-store", "x-service-request-id": requestId, ...extra },
     });
-  const page = () => send(PAGE, "text/html; charset=utf-8", { "content-security-policy": CONTENT_SECURITY_POLICY });
-  app.get("/openapi.json", () => send(document(), "application/json; charset=utf-8"));
-  app.get("/docs", page);
-  app.get("/docs/", page);
-  app.get("/docs/redoc.standalone.js", () => send(bundle(), "text/javascript; charset=utf-8"));
-  app.get("/docs/reference.js", () => send(INIT, "text/javascript; charset=utf-8"));
+  const page = (requestId: string) => send(requestId, PAGE, "text/html; charset=utf-8", { "content-security-policy": CONTENT_SECURITY_POLICY });
+  get("/openapi.json", (requestId) => send(requestId, document(), "application/json; charset=utf-8"));
+  get("/docs", page);
+  get("/docs/", page);
+  get("/docs/redoc.standalone.js", (requestId) => send(requestId, bundle(), "text/javascript; charset=utf-8"));
+  get("/docs/reference.js", (requestId) => send(requestId, INIT, "text/javascript; charset=utf-8"));
 }

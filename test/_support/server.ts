@@ -4,6 +4,9 @@
 import { join } from "node:path";
 import type { H3 } from "h3";
 import { createApp } from "../../server/app.ts";
+import type { Logger } from "../../server/log.ts";
+import type { Metrics } from "../../server/metrics.ts";
+import { servingLog } from "../../server/_observe.ts";
 import { REQUEST_ID_PATTERN } from "../../server/envelope.ts";
 import { startServer, type RunningServer } from "../../server/listen.ts";
 import { openMeterDatabase } from "../../server/meter/_database.ts";
@@ -58,17 +61,29 @@ export function fixtureSnapshot(): Promise<string> {
   return compiled;
 }
 
-/** `xSecret: null` serves without the compile secret (no handle search). */
-export async function createTestService(options: { releaseTrendingProjects?: boolean; xSecret?: string | null } = {}): Promise<TestService> {
+export interface TestServiceOptions {
+  releaseTrendingProjects?: boolean;
+  /** null serves without the compile secret (no handle search). */
+  xSecret?: string | null;
+  /** The app's logger; also given serving's lines (swaps, refusals, stale warnings). */
+  logger?: Logger;
+  /** Counted by the app, the meter and serving, as `cei serve --metrics-port` does. */
+  metrics?: Metrics;
+}
+
+export async function createTestService(options: TestServiceOptions = {}): Promise<TestService> {
   const snapshotFile = await fixtureSnapshot();
   const meterFile = join(testTempDir("cei-meter-"), "meter.db");
   const clock = { now: FIXTURE_NOW };
   const now = () => clock.now;
   const admin = openMeterDatabase(meterFile, { now });
-  const meter = Meter.open(meterFile, { now, synchronous: "NORMAL" });
+  const { logger, metrics } = options;
+  const meter = Meter.open(meterFile, { now, synchronous: "NORMAL", observer: metrics?.meterObserver });
   const xSecret = options.xSecret === null ? {} : { xSecret: options.xSecret ?? FIXTURE_X_SECRET };
-  const serving = await Serving.open(snapshotFile, { now, log: () => undefined, ...xSecret });
-  const app = createApp({ serving, meter, now, releaseTrendingProjects: options.releaseTrendingProjects, checkResponses: true });
+  const log = logger === undefined ? () => undefined : servingLog(logger, metrics);
+  const serving = await Serving.open(snapshotFile, { now, log, ...xSecret });
+  metrics?.watchServing(serving, now);
+  const app = createApp({ serving, meter, now, releaseTrendingProjects: options.releaseTrendingProjects, checkResponses: true, logger, metrics });
   const contract = openApiContract(options.releaseTrendingProjects ?? false);
   let defaultKey: string | undefined;
 

@@ -56,6 +56,11 @@ async function until(condition: () => boolean | Promise<boolean>, what: string):
   }
 }
 
+/** The JSON lines of the log on stderr (server/log.ts). */
+function logged(): Array<Record<string, unknown>> {
+  return server.stderr().split("\n").filter((line) => line.startsWith("{")).map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
 it("SIGHUP swaps in the renamed file, says when nothing changed, and refuses a bad file", async () => {
   expect(await readiness()).toEqual({ snapshot: hashes[0], header: hashes[0] });
   copyFileSync(files[1]!, `${served}.new`);
@@ -65,17 +70,24 @@ it("SIGHUP swaps in the renamed file, says when nothing changed, and refuses a b
 
   server.child.kill("SIGHUP");
   await until(async () => (await readiness()).snapshot === hashes[1], "the swap");
-  expect(server.stderr()).toContain(`cei serve: now serving snapshot ${hashes[1]} from ${served} (was ${hashes[0]};`);
+  await until(() => logged().some((line) => line.event === "snapshot_swapped"), "the swap line");
+  expect(logged().find((line) => line.event === "snapshot_swapped")).toMatchObject({
+    level: 30, snapshot: hashes[1], previous: hashes[0], file: served,
+    msg: expect.stringContaining(`cei serve: now serving snapshot ${hashes[1]} from ${served} (was ${hashes[0]};`),
+  });
 
   server.child.kill("SIGHUP");
-  await until(() => server.stderr().includes("is the snapshot already served"), "the unchanged line");
+  await until(() => logged().some((line) => line.event === "snapshot_unchanged" && String(line.msg).endsWith("is the snapshot already served")), "the unchanged line");
 
   writeFileSync(`${served}.new`, "garbage\n");
   renameSync(`${served}.new`, served);
   server.child.kill("SIGHUP");
-  await until(() => server.stderr().includes("refused"), "the refusal");
-  expect(server.stderr().split("\n").filter((line) => line.includes("refused"))).toEqual([
-    `cei serve: refused ${served}: it is not a SQLite database; still serving snapshot ${hashes[1]}`,
+  await until(() => logged().some((line) => line.event === "snapshot_refused"), "the refusal");
+  expect(logged().filter((line) => line.event === "snapshot_refused")).toEqual([
+    expect.objectContaining({
+      level: 40, file: served, reason: "it is not a SQLite database", snapshot: hashes[1],
+      msg: `cei serve: refused ${served}: it is not a SQLite database; still serving snapshot ${hashes[1]}`,
+    }),
   ]);
   expect(await readiness()).toEqual({ snapshot: hashes[1], header: hashes[1] });
 }, 30_000);

@@ -1,0 +1,68 @@
+// The service's log: pino, one JSON object per line on stderr (stdout carries only the one ready
+// line that scripts wait for, "cei serving ... on <url>"). Written asynchronously in 4 KiB batches
+// (at least once a second) so that a slow reader of the log never blocks an answer and a line
+// costs no write of its own; flushed before the process exits. On a terminal the
+// lines are made human-readable by pino-pretty instead. docs/operations.md lists every field.
+import { pino, type DestinationStream, type Logger } from "pino";
+import pretty from "pino-pretty";
+
+export type { Logger } from "pino";
+
+export const logLevels = ["trace", "debug", "info", "warn", "error", "fatal", "silent"] as const;
+export type LogLevel = (typeof logLevels)[number];
+
+export function parseLogLevel(value: string): LogLevel {
+  if (!(logLevels as readonly string[]).includes(value)) throw new Error(`--log-level must be one of ${logLevels.join(", ")}, got "${value}"`);
+  return value as LogLevel;
+}
+
+export interface ServiceLog {
+  logger: Logger;
+  /** Writes out whatever is still buffered; call before the process exits. */
+  flush(): void;
+}
+
+/** pid but no hostname (the collector knows the host), ISO times: the same for every destination. */
+function _options(level: LogLevel) {
+  return { level, base: { pid: process.pid }, timestamp: pino.stdTimeFunctions.isoTime };
+}
+
+/** For tests and embedders: every line written to `destination` (e.g. a stream the test parses). */
+export function createLogger(level: LogLevel, destination: DestinationStream): Logger {
+  return pino(_options(level), destination);
+}
+
+/** The default of createApp without a logger: unexpected errors only, on stderr. */
+export function errorsOnStderr(): Logger {
+  return pino({ ..._options("error") }, pino.destination(2));
+}
+
+/**
+ * Lines are gathered up to LOG_BUFFER_BYTES and written by libuv's thread pool, at least every
+ * LOG_FLUSH_MS: one write per line cost about 70-100 µs of CPU per request (docs/performance.md).
+ */
+const LOG_BUFFER_BYTES = 4096;
+const LOG_FLUSH_MS = 1000;
+
+export function asyncDestination(dest: number | string) {
+  return pino.destination({ dest, sync: false, minLength: LOG_BUFFER_BYTES, periodicFlush: LOG_FLUSH_MS } as Parameters<typeof pino.destination>[0]);
+}
+
+/** The log of `cei serve` and `npm start`: JSON on stderr, or pino-pretty when stderr is a terminal. */
+export function createServiceLog(level: LogLevel): ServiceLog {
+  if (process.stderr.isTTY === true) {
+    const stream = pretty({ destination: 2, sync: true, colorize: true, translateTime: "SYS:HH:MM:ss.l" });
+    return { logger: pino(_options(level), stream), flush: () => undefined };
+  }
+  const destination = asyncDestination(2);
+  return {
+    logger: pino(_options(level), destination),
+    flush: () => {
+      try {
+        destination.flushSync();
+      } catch {
+        // Nothing buffered yet (the destination is not open): nothing to write.
+      }
+    },
+  };
+}
