@@ -39,7 +39,8 @@ export class OpenApiContract {
     for (const [path, item] of Object.entries(document.paths as Record<string, Record<string, Json>>)) {
       const params = (path.match(/\{[^}]+\}/g) ?? []).length;
       // An empty segment where a parameter belongs reaches the operation (and fails its length rule).
-      const pattern = new RegExp(`^${path.replace(/\{[^}]+\}/g, "[^/]*")}$`);
+      // A trailing slash names the same operation (docs/api.md).
+      const pattern = new RegExp(`^${path.replace(/\{[^}]+\}/g, "[^/]*")}/?$`);
       for (const [method, operation] of Object.entries(item)) {
         const pointer = `#/paths/${_escape(path)}/${method}`;
         this.#operations.push({ pattern, params, method: method.toUpperCase(), pointer, responses: operation.responses as Json });
