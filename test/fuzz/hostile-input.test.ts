@@ -82,7 +82,13 @@ function _problems(request: HostileRequest, answer: HostileAnswer): string[] {
   return problems;
 }
 
+let sent = 0;
+/** Requests per minute of the injected clock: below the pro tier's 600, so rate limits stay the free key's. */
+const REQUESTS_PER_MINUTE = 400;
+
 function _record(request: HostileRequest, answer: HostileAnswer): void {
+  // The data stays fresh for two hours of the clock: 400 a minute covers 48,000 requests.
+  if (++sent % REQUESTS_PER_MINUTE === 0) service.clock.now += 60_000;
   const operation = _operationOf(request);
   const counts = table.get(operation) ?? new Map<number, number>();
   counts.set(answer.status, (counts.get(answer.status) ?? 0) + 1);
@@ -96,7 +102,7 @@ function _record(request: HostileRequest, answer: HostileAnswer): void {
 
 function _summary(): string {
   const statuses = [...STATUSES];
-  const lines = [`hostile requests by operation and status (seed ${SEED}, ${RUNS} runs)`, ["operation", ...statuses].map((cell) => cell.toString().padStart(8)).join(" ")];
+  const lines = [`hostile requests by operation and status (seed ${SEED}, ${RUNS} runs)`, ["operation".padEnd(24), ...statuses.map((status) => String(status).padStart(8))].join(" ")];
   for (const [operation, counts] of [...table].sort(([a], [b]) => a.localeCompare(b))) {
     lines.push([operation.padEnd(24).slice(0, 24), ...statuses.map((status) => String(counts.get(status) ?? 0).padStart(8))].join(" "));
   }
