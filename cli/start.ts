@@ -14,7 +14,7 @@ import { closeOnSignals, startServer } from "../server/listen.ts";
 import { openMeterDatabase } from "../server/meter/_database.ts";
 import { createKey, listKeys } from "../server/meter/keys.ts";
 import { hashSecret } from "../server/meter/_secret.ts";
-import { Meter } from "../server/meter/meter.ts";
+import { SqliteMeter } from "../server/meter/meter.ts";
 import { Serving } from "../server/serving.ts";
 import { readXSecret } from "./compile.ts";
 
@@ -104,7 +104,7 @@ async function main(): Promise<void> {
   if (!(await compileFreshSample())) process.exit(1);
   process.stderr.write(`cei: compiled ${paths.snapshot}\n`);
 
-  const meter = Meter.open(paths.meter);
+  const meter = SqliteMeter.open(paths.meter);
   const demo = ensureDemoKey();
   const key = "key" in demo ? demo.key : undefined;
   const serving = await Serving.open(paths.snapshot, { xSecret: readStartSecret(paths.xSecret) });

@@ -53,24 +53,24 @@ export class Pipeline {
   }
 
   /** Steps 1-2: the key, or the 401/403 answer. Unknown, missing and malformed keys look alike. */
-  authenticate(event: H3Event, requestId: string): KeyRecord | Response {
+  async authenticate(event: H3Event, requestId: string): Promise<KeyRecord | Response> {
     const header = event.req.headers.get("authorization");
     const match = header === null ? null : BEARER.exec(header);
-    const key = match === null ? undefined : this.#deps.meter.findKey(match[1]!);
+    const key = match === null ? undefined : await this.#deps.meter.findKey(match[1]!);
     if (key === undefined) return respondError(requestId, invalidApiKey, {}, this.#deps.now());
     if (key.state !== "active") return this.refuse(requestId, key, keyNotActive);
     return key;
   }
 
   /** An answer given before the meter's transaction: nothing counted, balance and window reported. */
-  refuse(requestId: string, key: KeyRecord, error: ApiError): Response {
-    return respondError(requestId, error, this.#deps.meter.status(key), this.#deps.now());
+  async refuse(requestId: string, key: KeyRecord, error: ApiError): Promise<Response> {
+    return respondError(requestId, error, await this.#deps.meter.status(key), this.#deps.now());
   }
 
   /** Unknown path or method: 404 after authentication (decision 5). */
-  notFound(event: H3Event): Response {
+  async notFound(event: H3Event): Promise<Response> {
     const requestId = newRequestId();
-    const key = this.authenticate(event, requestId);
+    const key = await this.authenticate(event, requestId);
     if (!_isKey(key)) return key;
     return this.refuse(requestId, key, routeNotFound);
   }
@@ -79,18 +79,18 @@ export class Pipeline {
     const requestId = newRequestId();
     let known: KeyRecord | undefined;
     try {
-      const key = this.authenticate(event, requestId);
+      const key = await this.authenticate(event, requestId);
       if (!_isKey(key)) return key;
       known = key;
       // h3 answers HEAD with the GET route; HEAD is not a method of this API.
-      if (event.req.method !== served.route.method) return this.refuse(requestId, key, routeNotFound);
-      if (served.scope !== null && !key.scopes.has(served.scope)) return this.refuse(requestId, key, missingScope);
+      if (event.req.method !== served.route.method) return await this.refuse(requestId, key, routeNotFound);
+      if (served.scope !== null && !key.scopes.has(served.scope)) return await this.refuse(requestId, key, missingScope);
       const admission = await this.#deps.meter.admit(key);
       if (admission.result !== "admitted") return this.#error(requestId, admission.result === "forbidden" ? keyNotActive : rateLimited, admission);
       return await this.#admitted(event, served, rawParams, key, admission, requestId);
     } catch (error) {
       console.error(`[cei] ${requestId} ${served.route.operation}:`, error);
-      const metering = known === undefined ? {} : _safeStatus(this.#deps.meter, known);
+      const metering = known === undefined ? {} : await _safeStatus(this.#deps.meter, known);
       return respondError(requestId, internalError, metering, this.#deps.now());
     }
   }
@@ -157,9 +157,9 @@ function _isKey(value: KeyRecord | Response): value is KeyRecord {
 }
 
 /** An internal error must still answer even if the meter itself is what failed. */
-function _safeStatus(meter: Meter, key: KeyRecord): { credits_remaining?: number; rate_limit?: Admission["rate_limit"] } {
+async function _safeStatus(meter: Meter, key: KeyRecord): Promise<{ credits_remaining?: number; rate_limit?: Admission["rate_limit"] }> {
   try {
-    return meter.status(key);
+    return await meter.status(key);
   } catch {
     return {};
   }

@@ -7,7 +7,7 @@ import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../server/app.ts";
 import { startServer, type RunningServer } from "../../server/listen.ts";
-import { Meter } from "../../server/meter/meter.ts";
+import { SqliteMeter } from "../../server/meter/meter.ts";
 import { Serving } from "../../server/serving.ts";
 import { fixtureSnapshot, request, startMeteredServer, type MeteredServer } from "./_http.ts";
 
@@ -31,7 +31,7 @@ describe("a refused request never runs the operation", () => {
     writable.close();
     const serving = await Serving.open(file, { now: () => server.clock.now, log: () => undefined });
     // The same meter file as `server`, through a second Meter, so keys made there work here.
-    const meter = Meter.open(server.meterFile, { now: () => server.clock.now });
+    const meter = SqliteMeter.open(server.meterFile, { now: () => server.clock.now });
     const running: RunningServer = await startServer(createApp({ serving, meter, now: () => server.clock.now }), { port: 0, host: "127.0.0.1" });
     broken = {
       url: running.url,
