@@ -36,8 +36,12 @@ function freePort(): Promise<number> {
   });
 }
 
-export async function startPostgres(): Promise<TestPostgres> {
-  const dir = mkdtempSync(join(tmpdir(), "cei-postgres-"));
+/**
+ * `parent`: a folder the `postgres` user can traverse; the test run's own temp folder is private
+ * (mode 700), so tests pass the system temp folder that the global setup provides.
+ */
+export async function startPostgres(parent = tmpdir()): Promise<TestPostgres> {
+  const dir = mkdtempSync(join(parent, "cei-postgres-"));
   // Traversable by the `postgres` user when run as root; the data directory itself is its own.
   chmodSync(dir, 0o711);
   const port = await freePort();
