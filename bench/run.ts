@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [-- --only compile,diff,http,scaling,search,startup,refused]`: runs the
+// `npm run bench [-- --quick] [-- --only compile,diff,http,scaling,search,startup,refused,postgres]`: runs the
 // sections, prints their tables and the targets, and writes the same figures to bench/results.json.
 // Method and latest figures: docs/performance.md.
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
@@ -10,6 +10,7 @@ import { ensureSample, ensureSnapshot, snapshotFile, type Sample } from "./_samp
 import { benchCompile, recordsLabel } from "./compile.ts";
 import { benchDiff } from "./diff.ts";
 import { benchHttp } from "./http.ts";
+import { benchPostgres } from "./postgres.ts";
 import { benchRefused } from "./refused.ts";
 import { benchScaling } from "./scaling.ts";
 import { benchSearch } from "./search.ts";
@@ -52,6 +53,7 @@ await runSection("search", () => benchSearch(config, large, largeSnapshot, log))
 await runSection("startup", () => benchStartup(config, large, largeSnapshot, log));
 await runSection("http", () => benchHttp(config, largeSnapshot, largeLabel, log));
 await runSection("refused", () => benchRefused(config, largeSnapshot, largeLabel, log));
+await runSection("postgres", () => benchPostgres(config, largeSnapshot, largeLabel, log));
 await runSection("scaling", () => benchScaling(config, samples.map((sample, i) => ({ sample, snapshot: snapshots[i]! })), log));
 
 const ran = Object.values(results);

