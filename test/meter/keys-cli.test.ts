@@ -106,7 +106,7 @@ describe("cei keys", () => {
   it("--help describes every subcommand", async () => {
     const run = await cei("keys", "--help");
     expect(run.code).toBe(0);
-    for (const name of ["create", "list", "disable", "enable", "revoke", "credit", "tier", "scopes"]) {
+    for (const name of ["create", "list", "disable", "enable", "revoke", "credit", "tier", "scopes", "migrate"]) {
       expect(run.stdout).toContain(name);
     }
   });

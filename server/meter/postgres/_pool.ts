@@ -35,6 +35,8 @@ export function createPool(url: string, max = POOL_SIZE): pg.Pool {
     statement_timeout: METER_WAIT_LIMIT_MS,
     idleTimeoutMillis: 30_000,
     application_name: "cei",
+    // A peer that vanished without closing the connection is noticed by TCP keep-alive.
+    keepAlive: true,
     types: { getTypeParser: ((oid: number, format?: string) => oid === INT8_OID ? parseInt8 : pg.types.getTypeParser(oid, format as "text")) as typeof pg.types.getTypeParser },
   });
   // An idle connection the server closed (restart, failover) is dropped from the pool; the next
