@@ -6,6 +6,6 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
-    globalSetup: ["test/_support/temp-root.ts"],
+    globalSetup: ["test/_support/postgres-global.ts", "test/_support/temp-root.ts"],
   },
 });

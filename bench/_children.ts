@@ -64,11 +64,16 @@ export async function startCei(
     extraKeys?: ReadonlyArray<{ tier: Tier; credits: number }>;
     /** More `cei serve` options (e.g. --log-level warn, --listener listhen). */
     args?: readonly string[];
+    /** A meter shared with other servers (a postgres:// URL) and a key in it, instead of a file of its own. */
+    sharedMeter?: { location: string; key: string };
   } = {},
 ): Promise<CeiChild> {
-  const { meterFile, key, extraKeys } = createBenchMeter(options.extraKeys);
+  const { meterFile, key, extraKeys } = options.sharedMeter === undefined
+    ? createBenchMeter(options.extraKeys)
+    : { meterFile: options.sharedMeter.location, key: options.sharedMeter.key, extraKeys: [] };
   const args = [...(options.nodeArgs ?? []), options.entry ?? join(REPO_DIR, "bin/cei.js"), "serve", "--snapshot", snapshot, "--meter", meterFile, "--port", "0", ...(options.args ?? [])];
-  const server = await _startServer(args, /^cei serving .* on (http:\/\/\S+)/, [meterFile, `${meterFile}-wal`, `${meterFile}-shm`], options.env);
+  const cleanup = options.sharedMeter === undefined ? [meterFile, `${meterFile}-wal`, `${meterFile}-shm`] : [];
+  const server = await _startServer(args, /^cei serving .* on (http:\/\/\S+)/, cleanup, options.env);
   return { ...server, key, extraKeys };
 }
 
@@ -105,7 +110,7 @@ function _startServer(args: readonly string[], ready: RegExp, cleanup: readonly 
       const readyAt = performance.now();
       clearTimeout(timer);
       child.removeAllListeners("exit");
-      resolve({ url: match[1]!, spawnedAt, readyAt, cpuSeconds: () => _cpuSeconds(child.pid!), stop });
+      resolve({ url: match[1]!, spawnedAt, readyAt, cpuSeconds: () => processCpuSeconds(child.pid!), stop });
     });
   });
 }
@@ -120,7 +125,7 @@ export async function timeExit(args: readonly string[]): Promise<number> {
 }
 
 /** utime + stime (fields 14 and 15 of /proc/<pid>/stat, in clock ticks of 1/100 s on Linux). */
-function _cpuSeconds(pid: number): number {
+export function processCpuSeconds(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;

@@ -34,7 +34,7 @@ export async function runLoad(
   baseUrl: string,
   requests: readonly LoadRequest[],
   durationSeconds: number,
-  paced?: { connections: number; requestsPerSecond: number },
+  paced?: { connections: number; requestsPerSecond?: number },
 ): Promise<LoadResult> {
   const latencies: number[] = [];
   const statuses: Record<string, number> = {};
@@ -44,7 +44,7 @@ export async function runLoad(
       connections: paced?.connections ?? LOAD_SETTINGS.connections,
       pipelining: LOAD_SETTINGS.pipelining,
       duration: durationSeconds,
-      ...(paced === undefined ? {} : { overallRate: paced.requestsPerSecond }),
+      ...(paced?.requestsPerSecond === undefined ? {} : { overallRate: paced.requestsPerSecond }),
       requests: requests.map((r) => ({ method: r.method, path: r.path, headers: r.headers, body: r.body })),
     }, (error, done) => (error ? reject(error as Error) : resolve(done)));
     instance.on("response", (_client, statusCode, _bytes, responseTimeMs) => {

@@ -6,7 +6,7 @@
 import { rmSync } from "node:fs";
 import { createApp } from "../server/app.ts";
 import { asyncDestination, createLogger } from "../server/log.ts";
-import { Meter } from "../server/meter/meter.ts";
+import { SqliteMeter } from "../server/meter/meter.ts";
 import { Metrics } from "../server/metrics.ts";
 import { Serving } from "../server/serving.ts";
 import { createBenchMeter } from "./_children.ts";
@@ -20,7 +20,7 @@ export async function logCostInProcess(snapshot: string, batches: number): Promi
   const { meterFile, key } = createBenchMeter();
   const serving = await Serving.open(snapshot, { log: () => undefined });
   const metrics = new Metrics();
-  const meters = VARIANTS.map((variant) => Meter.open(meterFile, variant === "log on + metrics" ? { observer: metrics.meterObserver } : {}));
+  const meters = VARIANTS.map((variant) => SqliteMeter.open(meterFile, variant === "log on + metrics" ? { observer: metrics.meterObserver } : {}));
   const destination = asyncDestination("/dev/null");
   const apps = VARIANTS.map((variant, i) =>
     createApp({

@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [-- --only compile,diff,http,operations,scaling,search,startup,refused,observe]`: runs the
+// `npm run bench [-- --quick] [-- --only compile,diff,http,operations,scaling,search,startup,refused,observe,postgres]`: runs the
 // sections, prints their tables and the targets, and writes the same figures to bench/results.json.
 // Method and latest figures: docs/performance.md.
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
@@ -12,6 +12,7 @@ import { benchDiff } from "./diff.ts";
 import { benchHttp } from "./http.ts";
 import { benchOperations } from "./operations.ts";
 import { benchObserve } from "./observe.ts";
+import { benchPostgres } from "./postgres.ts";
 import { benchRefused } from "./refused.ts";
 import { benchScaling } from "./scaling.ts";
 import { benchSearch } from "./search.ts";
@@ -56,6 +57,7 @@ await runSection("http", () => benchHttp(config, largeSnapshot, largeLabel, log)
 await runSection("operations", () => benchOperations(config, largeSnapshot, largeLabel, log));
 await runSection("refused", () => benchRefused(config, largeSnapshot, largeLabel, log));
 await runSection("observe", () => benchObserve(config, largeSnapshot, largeLabel, log));
+await runSection("postgres", () => benchPostgres(config, largeSnapshot, largeLabel, log));
 await runSection("scaling", () => benchScaling(config, samples.map((sample, i) => ({ sample, snapshot: snapshots[i]! })), log));
 
 const ran = Object.values(results);

@@ -1,35 +1,45 @@
-// `cei keys ...`: operator commands on the meter file. Problems exit 1 with one line on stderr.
+// `cei keys ...`: operator commands on the meter, a SQLite file or a postgres:// URL. Problems exit 1
+// with one line on stderr.
 import type { Command } from "commander";
-import { openMeterDatabase, type MeterDatabase } from "../server/meter/_database.ts";
-import {
-  KeyManagementError, createKey, creditKey, disableKey, enableKey, listKeys, parseCredits, parseScopes,
-  parseTier, revokeKey, setKeyScopes, setKeyTier, type KeySummary,
-} from "../server/meter/keys.ts";
+import { openKeyStore, type KeyStore } from "../server/meter/key-store.ts";
+import { parseCredits, parseScopes, parseTier, type KeySummary } from "../server/meter/keys.ts";
 import { scopes as allScopes, tiers } from "../server/policy.ts";
 
 interface MeterOption { meter: string; json?: boolean }
 
+const METER_HELP = "meter: a SQLite file, or a postgres:// URL";
+
 export function registerKeys(program: Command): void {
   const keys = program
     .command("keys")
-    .description("Manage API keys in the meter file: issue, list, disable/enable, revoke, top up, change tier or scopes.");
+    .description("Manage API keys in the meter (a SQLite file or a postgres:// URL): issue, list, disable/enable, revoke, top up, change tier or scopes.");
+
+  keys
+    .command("migrate")
+    .description("Bring the meter's schema up to date (every command and `cei serve` also do this on first use).")
+    .requiredOption("--meter <file|url>", METER_HELP)
+    .action((options: MeterOption) =>
+      run("migrate", async () => {
+        const version = await withStore(options.meter, false, (store) => store.schemaVersion());
+        console.log(`meter schema at version ${version}`);
+      }));
 
   keys
     .command("create")
     .description("Issue a key. The secret is printed once and stored only as its sha256.")
-    .requiredOption("--meter <file>", "meter database file (created if missing)")
+    .requiredOption("--meter <file|url>", `${METER_HELP}; a file is created if missing`)
     .requiredOption("--tier <tier>", `rate-limit tier: ${tiers.join(", ")}`)
     .requiredOption("--credits <n>", "opening balance in credits (whole number >= 0)")
     .option("--scopes <a,b,...>", `comma-separated scopes (default: all of ${allScopes.join(", ")})`)
     .option("--name <label>", "a label to recognise the key by")
     .option("--json", "print one JSON object (id, key, prefix, name, tier, scopes, credits, ...)")
     .action((options: MeterOption & { tier: string; credits: string; scopes?: string; name?: string }) =>
-      run("create", () => {
+      run("create", async () => {
         const tier = parseTier(options.tier);
         const credits = parseCredits(options.credits, 0);
         const scopes = options.scopes === undefined ? undefined : parseScopes(options.scopes);
-        const created = withMeter(options.meter, false, (db) =>
-          createKey(db, { tier, credits, scopes, name: options.name }, Date.now()));
+        const created = await withStore(options.meter, false, (store) =>
+          store.create({ tier, credits, scopes, name: options.name }, Date.now()));
         if (options.json) return print(created);
         console.log(`created ${created.id} (${describe(created)})`);
         console.log(`key: ${created.key}`);
@@ -39,69 +49,63 @@ export function registerKeys(program: Command): void {
   keys
     .command("list")
     .description("List keys with state, tier, credits and scopes (never secrets).")
-    .requiredOption("--meter <file>", "meter database file")
+    .requiredOption("--meter <file|url>", METER_HELP)
     .option("--json", "print a JSON array")
     .action((options: MeterOption) =>
-      run("list", () => {
-        const all = withMeter(options.meter, true, listKeys);
+      run("list", async () => {
+        const all = await withStore(options.meter, true, (store) => store.list());
         if (options.json) return print(all);
         if (all.length === 0) return console.log("no keys");
         for (const key of all) console.log(`${key.id}  ${key.prefix}…  ${describe(key)}`);
       }));
 
-  registerChange(keys, "disable", "Disable a key (403 until enabled again).", [], (db, id) => disableKey(db, id, Date.now()));
-  registerChange(keys, "enable", "Enable a disabled key (a revoked key stays revoked).", [], (db, id) => enableKey(db, id, Date.now()));
-  registerChange(keys, "revoke", "Revoke a key. Final: it can never be enabled again.", [], (db, id) => revokeKey(db, id, Date.now()));
-  registerChange(keys, "credit", "Top up a key's balance (recorded in the ledger).", [["<amount>", "credits to add (whole number >= 1)"]], (db, id, amount) =>
-    creditKey(db, id, parseCredits(amount!, 1), Date.now()));
-  registerChange(keys, "tier", `Change a key's rate-limit tier (${tiers.join(", ")}).`, [["<tier>", tiers.join(", ")]], (db, id, tier) =>
-    setKeyTier(db, id, parseTier(tier!), Date.now()));
-  registerChange(keys, "scopes", `Replace a key's scopes (comma-separated: ${allScopes.join(", ")}).`, [["<scopes>", "comma-separated, e.g. search,projects"]], (db, id, list) =>
-    setKeyScopes(db, id, parseScopes(list!), Date.now()));
+  registerChange(keys, "disable", "Disable a key (403 until enabled again).", [], (store, id) => store.disable(id, Date.now()));
+  registerChange(keys, "enable", "Enable a disabled key (a revoked key stays revoked).", [], (store, id) => store.enable(id, Date.now()));
+  registerChange(keys, "revoke", "Revoke a key. Final: it can never be enabled again.", [], (store, id) => store.revoke(id, Date.now()));
+  registerChange(keys, "credit", "Top up a key's balance (recorded in the ledger).", [["<amount>", "credits to add (whole number >= 1)"]], (store, id, amount) =>
+    store.credit(id, parseCredits(amount!, 1), Date.now()));
+  registerChange(keys, "tier", `Change a key's rate-limit tier (${tiers.join(", ")}).`, [["<tier>", tiers.join(", ")]], (store, id, tier) =>
+    store.setTier(id, parseTier(tier!), Date.now()));
+  registerChange(keys, "scopes", `Replace a key's scopes (comma-separated: ${allScopes.join(", ")}).`, [["<scopes>", "comma-separated, e.g. search,projects"]], (store, id, list) =>
+    store.setScopes(id, parseScopes(list!), Date.now()));
 }
 
-/** `cei keys <name> <id> [value] --meter <file> [--json]`: one change, then the key as it now is. */
+/** `cei keys <name> <id> [value] --meter <file|url> [--json]`: one change, then the key as it now is. */
 function registerChange(
   keys: Command,
   name: string,
   description: string,
   valueArguments: Array<[name: string, description: string]>,
-  change: (db: MeterDatabase, id: string, value?: string) => KeySummary,
+  change: (store: KeyStore, id: string, value?: string) => Promise<KeySummary>,
 ): void {
   const command = keys.command(name).description(description).argument("<id>", "key id (key_...)");
   for (const [argument, about] of valueArguments) command.argument(argument, about);
   command
-    .requiredOption("--meter <file>", "meter database file")
+    .requiredOption("--meter <file|url>", METER_HELP)
     .option("--json", "print the key as one JSON object")
     .action((id: string, ...rest: unknown[]) => {
       const value = valueArguments.length > 0 ? (rest[0] as string) : undefined;
       const options = rest[valueArguments.length] as MeterOption;
-      run(name, () => {
-        const key = withMeter(options.meter, true, (db) => change(db, id, value));
+      return run(name, async () => {
+        const key = await withStore(options.meter, true, (store) => change(store, id, value));
         if (options.json) return print(key);
         console.log(`${key.id}: ${describe(key)}`);
       });
     });
 }
 
-function withMeter<T>(file: string, mustExist: boolean, use: (db: MeterDatabase) => T): T {
-  let db: MeterDatabase;
+async function withStore<T>(location: string, mustExist: boolean, use: (store: KeyStore) => Promise<T>): Promise<T> {
+  const store = await openKeyStore(location, { mustExist });
   try {
-    db = openMeterDatabase(file, { mustExist });
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    throw new KeyManagementError(`cannot open meter file "${file}": ${message}`);
-  }
-  try {
-    return use(db);
+    return await use(store);
   } finally {
-    db.close();
+    await store.close();
   }
 }
 
-function run(command: string, body: () => void): void {
+async function run(command: string, body: () => Promise<void>): Promise<void> {
   try {
-    body();
+    await body();
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     console.error(`cei keys ${command}: ${message.split("\n")[0]}`);

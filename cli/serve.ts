@@ -1,11 +1,12 @@
-// `cei serve`: the snapshot (read-only) and the meter file, over HTTP.
+// `cei serve`: the snapshot (read-only) and the meter (a SQLite file, or a PostgreSQL database shared by many readers), over HTTP.
 import type { Command } from "commander";
 import { createApp } from "../server/app.ts";
 import { closeOnSignals, startServer } from "../server/listen.ts";
 import { startListhenServer } from "../server/listen-listhen.ts";
 import { listenDefaults, parseListenLimits, type ListenLimitOptions } from "../server/listen-limits.ts";
 import { createServiceLog, logLevels, parseLogLevel, type Logger, type ServiceLog } from "../server/log.ts";
-import { Meter } from "../server/meter/meter.ts";
+import { isPostgresUrl, openMeter, redactUrl } from "../server/meter/open.ts";
+import type { Meter } from "../server/meter/meter.ts";
 import { Metrics } from "../server/metrics.ts";
 import { startMetricsServer } from "../server/metrics-listen.ts";
 import { Serving } from "../server/serving.ts";
@@ -49,14 +50,14 @@ function _xSecret(file: string | undefined, logger: Logger): string | undefined 
 export function registerServe(program: Command): void {
   program
     .command("serve")
-    .description("Serve the API from a compiled snapshot, metering every request in the meter file.")
+    .description("Serve the API from a compiled snapshot, metering every request in the meter (a SQLite file or PostgreSQL).")
     .requiredOption("--snapshot <file>", "compiled snapshot (cei compile); opened read-only")
-    .requiredOption("--meter <file>", "meter database of keys, credits and rate windows (created if missing)")
+    .requiredOption("--meter <file|url>", "meter of keys, credits and rate windows: a SQLite file (created if missing), or a postgres:// URL shared by any number of readers (tables created on first use)")
     .option("--port <n>", "TCP port", "8787")
     .option("--host <addr>", "address to listen on", "127.0.0.1")
     .option(
       "--meter-sync <mode>",
-      "meter durability: normal = every answered charge survives a crash of the process (default); full = also a power loss, at about 2-3x the CPU per request (also: CEI_METER_SYNC)",
+      "SQLite meter durability: normal = every answered charge survives a crash of the process (default); full = also a power loss, at about 2-3x the CPU per request (also: CEI_METER_SYNC). PostgreSQL: the server's synchronous_commit decides",
     )
     .option("--headers-timeout <ms>", "a request's headers must arrive within this", String(listenDefaults.headersTimeoutMs))
     .option("--request-timeout <ms>", "a whole request (headers and body) must arrive within this", String(listenDefaults.requestTimeoutMs))
@@ -106,7 +107,15 @@ export function registerServe(program: Command): void {
       if (meterSync !== "FULL" && meterSync !== "NORMAL") {
         program.error(`cei serve: --meter-sync must be full or normal, got "${options.meterSync ?? process.env.CEI_METER_SYNC}"`, { exitCode: 1 });
       }
-      const meter = Meter.open(options.meter, { synchronous: meterSync, observer: metrics?.meterObserver });
+      if (options.meterSync !== undefined && isPostgresUrl(options.meter)) {
+        program.error("cei serve: --meter-sync applies to a SQLite meter file; a PostgreSQL meter's durability is the server's synchronous_commit", { exitCode: 1 });
+      }
+      let meter: Meter;
+      try {
+        meter = await openMeter(options.meter, { synchronous: meterSync, observer: metrics?.meterObserver });
+      } catch (error) {
+        program.error(`cei serve: cannot open meter "${redactUrl(options.meter)}": ${error instanceof Error ? error.message : String(error)}`, { exitCode: 1 });
+      }
       const releaseTrendingProjects =
         options.releaseTrendingProjects === true || process.env.CEI_RELEASE_TRENDING_PROJECTS === "1";
       const app = createApp({ serving, meter, releaseTrendingProjects, logger, metrics });

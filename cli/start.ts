@@ -17,7 +17,7 @@ import { createServiceLog, parseLogLevel, type Logger } from "../server/log.ts";
 import { openMeterDatabase } from "../server/meter/_database.ts";
 import { createKey, listKeys } from "../server/meter/keys.ts";
 import { hashSecret } from "../server/meter/_secret.ts";
-import { Meter } from "../server/meter/meter.ts";
+import { SqliteMeter } from "../server/meter/meter.ts";
 import { Serving } from "../server/serving.ts";
 import { listenerLog, servingLog } from "../server/_observe.ts";
 import { readXSecret } from "./compile.ts";
@@ -110,7 +110,7 @@ async function main(): Promise<void> {
   if (!(await compileFreshSample())) process.exit(1);
   process.stderr.write(`cei: compiled ${paths.snapshot}\n`);
 
-  const meter = Meter.open(paths.meter);
+  const meter = SqliteMeter.open(paths.meter);
   const demo = ensureDemoKey();
   const key = "key" in demo ? demo.key : undefined;
   const log = createServiceLog(parseLogLevel(args["log-level"] ?? "info"));

@@ -14,7 +14,7 @@ import { writeSample } from "../data/sample.ts";
 import { createApp } from "../server/app.ts";
 import { openMeterDatabase } from "../server/meter/_database.ts";
 import { createKey } from "../server/meter/keys.ts";
-import { Meter } from "../server/meter/meter.ts";
+import { SqliteMeter } from "../server/meter/meter.ts";
 import { tierRateLimits, type OperationId, type Scope, type Tier } from "../server/policy.ts";
 import { Serving } from "../server/serving.ts";
 import { openSnapshot } from "../server/snapshot.ts";
@@ -123,7 +123,7 @@ export async function collectExamples(): Promise<Example[]> {
     const clock = { now: EXAMPLES_NOW };
     const now = () => clock.now;
     const admin = openMeterDatabase(meterFile, { now });
-    const meter = Meter.open(meterFile, { now, synchronous: "NORMAL" });
+    const meter = SqliteMeter.open(meterFile, { now, synchronous: "NORMAL" });
     const snapshot = openSnapshot(snapshotFile);
     const serving = await Serving.open(snapshotFile, { now, log: () => undefined, xSecret: X_SECRET });
     const app = createApp({ serving, meter, now, releaseTrendingProjects: true, checkResponses: true });

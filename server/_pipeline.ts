@@ -58,10 +58,10 @@ export class Pipeline {
   }
 
   /** Steps 1-2: the key, or the 401/403 answer. Unknown, missing and malformed keys look alike. */
-  authenticate(event: H3Event, trace: RequestTrace): KeyRecord | Response {
+  async authenticate(event: H3Event, trace: RequestTrace): Promise<KeyRecord | Response> {
     const header = event.req.headers.get("authorization");
     const match = header === null ? null : BEARER.exec(header);
-    const key = match === null ? undefined : this.#deps.meter.findKey(match[1]!);
+    const key = match === null ? undefined : await this.#deps.meter.findKey(match[1]!);
     if (key === undefined) return this.#error(trace, invalidApiKey, {});
     trace.keyId = key.id;
     if (key.state !== "active") return this.refuse(trace, key, keyNotActive);
@@ -69,13 +69,13 @@ export class Pipeline {
   }
 
   /** An answer given before the meter's transaction: nothing counted, balance and window reported. */
-  refuse(trace: RequestTrace, key: KeyRecord, error: ApiError): Response {
-    return this.#error(trace, error, this.#deps.meter.status(key));
+  async refuse(trace: RequestTrace, key: KeyRecord, error: ApiError): Promise<Response> {
+    return this.#error(trace, error, await this.#deps.meter.status(key));
   }
 
   /** Unknown path or method: 404 after authentication (decision 5). */
-  notFound(event: H3Event, trace: RequestTrace): Response {
-    const key = this.authenticate(event, trace);
+  async notFound(event: H3Event, trace: RequestTrace): Promise<Response> {
+    const key = await this.authenticate(event, trace);
     if (!_isKey(key)) return key;
     return this.refuse(trace, key, routeNotFound);
   }
@@ -83,18 +83,18 @@ export class Pipeline {
   async handle(event: H3Event, trace: RequestTrace, served: ServedRoute, rawParams: Record<string, string> | undefined): Promise<Response> {
     let known: KeyRecord | undefined;
     try {
-      const key = this.authenticate(event, trace);
+      const key = await this.authenticate(event, trace);
       if (!_isKey(key)) return key;
       known = key;
       // h3 answers HEAD with the GET route; HEAD is not a method of this API.
-      if (event.req.method !== served.route.method) return this.refuse(trace, key, routeNotFound);
-      if (served.scope !== null && !key.scopes.has(served.scope)) return this.refuse(trace, key, missingScope);
+      if (event.req.method !== served.route.method) return await this.refuse(trace, key, routeNotFound);
+      if (served.scope !== null && !key.scopes.has(served.scope)) return await this.refuse(trace, key, missingScope);
       const admission = await this.#deps.meter.admit(key);
       if (admission.result !== "admitted") return this.#error(trace, admission.result === "forbidden" ? keyNotActive : rateLimited, admission);
       return await this.#admitted(event, served, rawParams, key, admission, trace);
     } catch (error) {
       this.#deps.logger.error({ err: error, request_id: trace.requestId, operation: served.route.operation }, "unexpected error");
-      const metering = known === undefined ? {} : _safeStatus(this.#deps.meter, known);
+      const metering = known === undefined ? {} : await _safeStatus(this.#deps.meter, known);
       return this.#error(trace, internalError, metering);
     }
   }
@@ -165,9 +165,9 @@ function _isKey(value: KeyRecord | Response): value is KeyRecord {
 }
 
 /** An internal error must still answer even if the meter itself is what failed. */
-function _safeStatus(meter: Meter, key: KeyRecord): { credits_remaining?: number; rate_limit?: Admission["rate_limit"] } {
+async function _safeStatus(meter: Meter, key: KeyRecord): Promise<{ credits_remaining?: number; rate_limit?: Admission["rate_limit"] }> {
   try {
-    return meter.status(key);
+    return await meter.status(key);
   } catch {
     return {};
   }

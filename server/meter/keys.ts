@@ -25,9 +25,10 @@ export interface KeySummary {
 /** `key` is the secret: returned once, at creation, and stored nowhere. */
 export interface CreatedKey extends KeySummary { key: string }
 
-interface KeyRow { id: string; prefix: string; name: string | null; tier: string; scopes: string; state: KeyState; credits: number; created_at: string; updated_at: string }
+export interface KeyRow { id: string; prefix: string; name: string | null; tier: string; scopes: string; state: KeyState; credits: number; created_at: string; updated_at: string }
 
-const SELECT_KEYS = `
+/** Every key with its balance; the PostgreSQL key store runs the same query. */
+export const SELECT_KEYS = `
   SELECT k.id, k.prefix, k.name, k.tier, k.scopes, k.state, coalesce(b.credits, 0) AS credits,
          k.created_at, k.updated_at
   FROM keys k LEFT JOIN balances b ON b.key_id = k.id`;
@@ -63,10 +64,7 @@ export function createKey(
   options: { tier: Tier; credits: number; scopes?: readonly Scope[]; name?: string },
   now: number,
 ): CreatedKey {
-  const name = options.name ?? null;
-  if (name !== null && (name.length === 0 || name.length > MAX_NAME_LENGTH)) {
-    throw new KeyManagementError(`a key name must be 1-${MAX_NAME_LENGTH} characters`);
-  }
+  const name = checkedName(options.name);
   const id = newKeyId();
   const secret = newSecret();
   const at = new Date(now).toISOString();
@@ -78,6 +76,17 @@ export function createKey(
     if (options.credits > 0) recordTopUp(db, id, options.credits, at);
   }).immediate();
   return { ...getKey(db, id), key: secret };
+}
+
+export function checkedName(name: string | undefined): string | null {
+  if (name !== undefined && (name.length === 0 || name.length > MAX_NAME_LENGTH)) {
+    throw new KeyManagementError(`a key name must be 1-${MAX_NAME_LENGTH} characters`);
+  }
+  return name ?? null;
+}
+
+export function revokedError(verb: string, id: string): KeyManagementError {
+  return new KeyManagementError(`cannot ${verb} key "${id}": it is revoked, and revocation is final`);
 }
 
 export function listKeys(db: MeterDatabase): KeySummary[] {
@@ -136,7 +145,7 @@ function changeKey(
 ): KeySummary {
   return db.transaction(() => {
     if (getKey(db, id).state === "revoked") {
-      throw new KeyManagementError(`cannot ${verb} key "${id}": it is revoked, and revocation is final`);
+      throw revokedError(verb, id);
     }
     const at = new Date(now).toISOString();
     db.prepare(`UPDATE keys SET state = coalesce(?, state), tier = coalesce(?, tier), scopes = coalesce(?, scopes),
@@ -152,7 +161,7 @@ function recordTopUp(db: MeterDatabase, id: string, amount: number, at: string):
     .run(id, amount, at);
 }
 
-function toSummary(row: KeyRow): KeySummary {
+export function toSummary(row: KeyRow): KeySummary {
   return {
     id: row.id,
     prefix: row.prefix,

@@ -3,12 +3,13 @@
 // operation runs, and the charge after it. The admissions and charges of one event-loop turn share
 // one write transaction, each in its own savepoint; a meter locked by another process is waited for
 // asynchronously, never by blocking the event loop for more than BUSY_WAIT_MS at a time.
-import { RATE_WINDOW_MS, tierRateLimits, type OperationId, type Scope, type Tier } from "../policy.ts";
+import { RATE_WINDOW_MS, type OperationId, type Scope, type Tier } from "../policy.ts";
 import { openMeterDatabase } from "./_database.ts";
 import { scopesFromColumn, tierFromColumn } from "./_columns.ts";
 import { MeterStatements, type KeyState } from "./_statements.ts";
 import { hashSecret } from "./_secret.ts";
 import { WriteQueue, type MeterObserver } from "./_queue.ts";
+import { admissionOf, peekWindow, windowStartOf } from "./_windows.ts";
 
 export type { KeyState } from "./_statements.ts";
 export { METER_WAIT_LIMIT_MS, MeterBusyError, type MeterObserver } from "./_queue.ts";
@@ -26,20 +27,33 @@ export interface ChargeRequest { key: KeyRecord; operation: OperationId; cost: n
 export interface Charge { result: "charged" | "forbidden" | "insufficient_credits"; credits_remaining: number }
 export interface MeterOptions {
   now?: () => number;
+  /** SQLite only: PostgreSQL's durability is the server's own `synchronous_commit`. */
   synchronous?: "FULL" | "NORMAL";
   /** Told of every write transaction and failed job (the metrics, server/metrics.ts). */
   observer?: MeterObserver;
 }
 
-const KEY_CACHE_LIMIT = 10_000;
-const WINDOW_SECONDS = RATE_WINDOW_MS / 1000;
-
-/** Fixed windows aligned to the epoch: every process computes the same window for the same instant. */
-export function windowStartOf(now: number): number {
-  return Math.floor(now / RATE_WINDOW_MS) * RATE_WINDOW_MS;
+/**
+ * What the request pipeline needs of a meter; the SQLite file (`SqliteMeter`, one machine) and
+ * PostgreSQL (`PostgresMeter`, any number of readers) implement it with the same semantics.
+ * Lookups and status reads may answer synchronously (SQLite) or after a round trip (PostgreSQL).
+ */
+export interface Meter {
+  /** The key a bearer secret names, as it stands now: a disabled or revoked key is seen at once. */
+  findKey(secret: string): KeyRecord | undefined | Promise<KeyRecord | undefined>;
+  /** Balance and current window without counting anything (for answers given before the rate step). */
+  status(key: KeyRecord): MeterStatus | Promise<MeterStatus>;
+  /** Key state, the request counted in its window, the balance read; resolves after the commit. */
+  admit(key: KeyRecord): Promise<Admission>;
+  /** The balance check and the charge in one conditional UPDATE plus its ledger row; resolves after the commit. */
+  charge(request: ChargeRequest): Promise<Charge>;
+  /** Settles what is pending, then releases the file or the connections. */
+  close(): void | Promise<void>;
 }
 
-export class Meter {
+const KEY_CACHE_LIMIT = 10_000;
+
+export class SqliteMeter implements Meter {
   readonly #now: () => number;
   readonly #sql: MeterStatements;
   readonly #writes: WriteQueue;
@@ -52,8 +66,8 @@ export class Meter {
   #keyCache = new Map<string, KeyRecord | undefined>();
   #keyCacheVersion = -1;
 
-  static open(file: string, options: MeterOptions = {}): Meter {
-    return new Meter(file, options);
+  static open(file: string, options: MeterOptions = {}): SqliteMeter {
+    return new SqliteMeter(file, options);
   }
 
   private constructor(file: string, options: MeterOptions) {
@@ -87,7 +101,7 @@ export class Meter {
 
   /** Balance and current window without counting anything (for answers given before the rate step). */
   status(key: KeyRecord): MeterStatus {
-    return { credits_remaining: this.#sql.balanceOf.get(key.id) ?? 0, rate_limit: this.#peekWindow(key.id, key.tier, this.#now()) };
+    return { credits_remaining: this.#balance(key.id), rate_limit: peekWindow(this.#sql.windowOf.get(key.id), key.tier, this.#now()) };
   }
 
   /**
@@ -117,20 +131,10 @@ export class Meter {
     const current = this.#sql.keyStateById.get(key.id);
     if (current === undefined || current.state !== "active") {
       const tier = current === undefined ? key.tier : tierFromColumn(current.tier);
-      return { result: "forbidden", credits_remaining: this.#balance(key.id), rate_limit: this.#peekWindow(key.id, tier, now) };
+      return { result: "forbidden", credits_remaining: this.#balance(key.id), rate_limit: peekWindow(this.#sql.windowOf.get(key.id), tier, now) };
     }
-    const tier = tierFromColumn(current.tier);
-    const credits = this.#balance(key.id);
-    // The count is the job's only write and its last statement (see admit).
     const window = this.#sql.countRequest.get(key.id, windowStartOf(now))!;
-    const rateLimit = rateLimitInfo(tier, window.window_start, window.request_count);
-    const admission: Admission = { result: "admitted", credits_remaining: credits, rate_limit: rateLimit };
-    if (window.request_count > tierRateLimits[tier]) {
-      admission.result = "rate_limited";
-      const seconds = Math.ceil((window.window_start + RATE_WINDOW_MS - now) / 1000);
-      admission.retry_after_s = Math.min(WINDOW_SECONDS, Math.max(1, seconds));
-    }
-    return admission;
+    return admissionOf(tierFromColumn(current.tier), window, this.#balance(key.id), now);
   }
 
   #chargeNow({ key, operation, cost, requestId }: ChargeRequest): Charge {
@@ -145,29 +149,4 @@ export class Meter {
   #balance(keyId: string): number {
     return this.#sql.balanceOf.get(keyId) ?? 0;
   }
-
-  /** A stored window more than one window ahead (another process's clock jumped) counts as the current one. */
-  #peekWindow(keyId: string, tier: Tier, now: number): RateLimitInfo {
-    const start = windowStartOf(now);
-    const row = this.#sql.windowOf.get(keyId);
-    if (row === undefined || row.window_start < start) return rateLimitInfo(tier, start, 0);
-    if (row.window_start > start + RATE_WINDOW_MS) return rateLimitInfo(tier, start, row.request_count);
-    return rateLimitInfo(tier, row.window_start, row.request_count);
-  }
-}
-
-function rateLimitInfo(tier: Tier, windowStart: number, used: number): RateLimitInfo {
-  const limit = tierRateLimits[tier];
-  return { limit, remaining: Math.max(0, limit - used), reset_at: _resetAt(windowStart), tier };
-}
-
-/** Every request of a window reports the same reset_at: formatted once per window, not per request. */
-let lastWindowStart = Number.NaN;
-let lastResetAt = "";
-function _resetAt(windowStart: number): string {
-  if (windowStart !== lastWindowStart) {
-    lastResetAt = new Date(windowStart + RATE_WINDOW_MS).toISOString();
-    lastWindowStart = windowStart;
-  }
-  return lastResetAt;
 }

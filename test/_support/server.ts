@@ -11,7 +11,7 @@ import { REQUEST_ID_PATTERN } from "../../server/envelope.ts";
 import { startServer, type RunningServer } from "../../server/listen.ts";
 import { openMeterDatabase } from "../../server/meter/_database.ts";
 import { createKey, disableKey, enableKey, revokeKey } from "../../server/meter/keys.ts";
-import { Meter } from "../../server/meter/meter.ts";
+import { SqliteMeter } from "../../server/meter/meter.ts";
 import type { Scope, Tier } from "../../server/policy.ts";
 import { Serving } from "../../server/serving.ts";
 import { compileFixture, FIXTURE_COMPILED_AT, FIXTURE_X_SECRET } from "./fixtures.ts";
@@ -38,7 +38,7 @@ export interface CallOptions {
 
 export interface TestService {
   app: H3;
-  meter: Meter;
+  meter: SqliteMeter;
   meterFile: string;
   /** The served snapshot (fixtures/valid); swap it by renaming over `serving.file`. */
   serving: Serving;
@@ -78,7 +78,7 @@ export async function createTestService(options: TestServiceOptions = {}): Promi
   const now = () => clock.now;
   const admin = openMeterDatabase(meterFile, { now });
   const { logger, metrics } = options;
-  const meter = Meter.open(meterFile, { now, synchronous: "NORMAL", observer: metrics?.meterObserver });
+  const meter = SqliteMeter.open(meterFile, { now, synchronous: "NORMAL", observer: metrics?.meterObserver });
   const xSecret = options.xSecret === null ? {} : { xSecret: options.xSecret ?? FIXTURE_X_SECRET };
   const log = logger === undefined ? () => undefined : servingLog(logger, metrics);
   const serving = await Serving.open(snapshotFile, { now, log, ...xSecret });

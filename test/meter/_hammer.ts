@@ -2,11 +2,11 @@
 // says "ready", waits for "go" on stdin, then charges `attempts` requests in small concurrent
 // bursts (many transactions, interleaving with the other processes) and prints its tally as JSON.
 import { createInterface } from "node:readline";
-import { Meter, type Charge } from "../../server/meter/meter.ts";
+import { SqliteMeter, type Charge } from "../../server/meter/meter.ts";
 
 const [file, secret, attemptsText, cost, label] = process.argv.slice(2);
 const attempts = Number(attemptsText);
-const meter = Meter.open(file!);
+const meter = SqliteMeter.open(file!);
 const key = meter.findKey(secret!);
 if (key === undefined) throw new Error("key not found");
 

@@ -1,7 +1,7 @@
 import { chmodSync, existsSync, statSync, writeFileSync } from "node:fs";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openMeterDatabase } from "../../server/meter/_database.ts";
-import { Meter } from "../../server/meter/meter.ts";
+import { SqliteMeter } from "../../server/meter/meter.ts";
 import { issueKey, tempDir, type TempDir } from "./_helpers.ts";
 
 let dir: TempDir;
@@ -17,9 +17,9 @@ const modeOf = (path: string): number => statSync(path).mode & 0o777;
 describe("meter file permissions", () => {
   it("creates the meter file, its -wal and -shm 0600 even under a permissive umask", () => {
     const previous = process.umask(0o000);
-    let meter: Meter | undefined;
+    let meter: SqliteMeter | undefined;
     try {
-      meter = Meter.open(file);
+      meter = SqliteMeter.open(file);
       issueKey(file, { credits: 1 });
       for (const path of [file, `${file}-wal`, `${file}-shm`]) {
         expect(existsSync(path)).toBe(true);

@@ -2,7 +2,7 @@
 import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Meter } from "../../server/meter/meter.ts";
+import { SqliteMeter } from "../../server/meter/meter.ts";
 import { scopes as allScopes } from "../../server/policy.ts";
 import { inspect, tempDir, type TempDir } from "./_helpers.ts";
 
@@ -41,7 +41,7 @@ describe("cei keys", () => {
     expect(created).toMatchObject({ id: expect.stringMatching(/^key_/), tier: "pro", scopes: [...allScopes], state: "active", credits: 100, name: "alice" });
     expect(created.key).toMatch(/^cei_[0-9A-Za-z]{40}$/);
     expect(created.key!.startsWith(created.prefix)).toBe(true);
-    const server = Meter.open(meter);
+    const server = SqliteMeter.open(meter);
     expect(server.findKey(created.key!)).toMatchObject({ id: created.id, tier: "pro", state: "active" });
     server.close();
   });
@@ -106,7 +106,7 @@ describe("cei keys", () => {
   it("--help describes every subcommand", async () => {
     const run = await cei("keys", "--help");
     expect(run.code).toBe(0);
-    for (const name of ["create", "list", "disable", "enable", "revoke", "credit", "tier", "scopes"]) {
+    for (const name of ["create", "list", "disable", "enable", "revoke", "credit", "tier", "scopes", "migrate"]) {
       expect(run.stdout).toContain(name);
     }
   });

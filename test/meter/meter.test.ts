@@ -1,21 +1,21 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openMeterDatabase } from "../../server/meter/_database.ts";
 import { disableKey, revokeKey, setKeyTier } from "../../server/meter/keys.ts";
-import { Meter, MeterBusyError, type Admission, type Charge, type KeyRecord } from "../../server/meter/meter.ts";
+import { SqliteMeter, MeterBusyError, type Admission, type Charge, type KeyRecord } from "../../server/meter/meter.ts";
 import { tierRateLimits } from "../../server/policy.ts";
 import { T0, inspect, issueKey, tempDir, type TempDir } from "./_helpers.ts";
 
 let dir: TempDir;
 let file: string;
 let clock: number;
-let meter: Meter;
+let meter: SqliteMeter;
 const now = () => clock;
 
 beforeEach(() => {
   dir = tempDir();
   file = dir.file("meter.db");
   clock = T0;
-  meter = Meter.open(file, { now });
+  meter = SqliteMeter.open(file, { now });
 });
 afterEach(() => {
   meter.close();
@@ -58,7 +58,7 @@ describe("Meter.findKey", () => {
 
   it("sees a revocation made by another connection on the very next call", () => {
     const { secret, key } = keyWith(10);
-    const other = Meter.open(file, { now });
+    const other = SqliteMeter.open(file, { now });
     expect(other.findKey(secret)?.state).toBe("active");
     changeKey((db) => revokeKey(db, key.id, T0));
     expect(other.findKey(secret)?.state).toBe("revoked");
@@ -168,7 +168,7 @@ describe("Meter rate limit (fixed windows aligned to the epoch)", () => {
   it("a process whose clock jumped a day ahead does not lock the key out for longer than one window", async () => {
     const { key } = keyWith(1_000);
     let aheadClock = T0 + 86_400_000;
-    const ahead = Meter.open(file, { now: () => aheadClock });
+    const ahead = SqliteMeter.open(file, { now: () => aheadClock });
     try {
       await Promise.all(Array.from({ length: 61 }, () => ahead.admit(key)));
       // This process's window is the current one: the day-ahead window's count is carried into it.

@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openMeterDatabase } from "../../server/meter/_database.ts";
 import { LATEST_SCHEMA_VERSION, migrations } from "../../server/meter/_migrations.ts";
-import { Meter } from "../../server/meter/meter.ts";
+import { SqliteMeter } from "../../server/meter/meter.ts";
 import { T0, issueKey, tempDir, type TempDir } from "./_helpers.ts";
 
 let dir: TempDir;
@@ -21,7 +21,7 @@ function fileBytes(): Buffer {
 
 describe("secrets at rest", () => {
   it("the meter file (with its -wal) holds the sha256 of a key, never the key", () => {
-    const meter = Meter.open(file); // keeps the WAL in place while the key is written
+    const meter = SqliteMeter.open(file); // keeps the WAL in place while the key is written
     const { key } = issueKey(file, { credits: 1 });
     const bytes = fileBytes();
     expect(existsSync(`${file}-wal`)).toBe(true);
@@ -71,6 +71,6 @@ describe("migrations", () => {
     const db = new Database(file);
     db.prepare("INSERT INTO schema_migrations VALUES (?, 'future', 'x')").run(LATEST_SCHEMA_VERSION + 1);
     db.close();
-    expect(() => Meter.open(file)).toThrow(`meter file schema version ${LATEST_SCHEMA_VERSION + 1} is newer than this build supports (${LATEST_SCHEMA_VERSION})`);
+    expect(() => SqliteMeter.open(file)).toThrow(`meter file schema version ${LATEST_SCHEMA_VERSION + 1} is newer than this build supports (${LATEST_SCHEMA_VERSION})`);
   });
 });

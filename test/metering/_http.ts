@@ -1,11 +1,19 @@
 // An in-process server for the metering tests, reached over real HTTP: the snapshot compiled from
-// fixtures/valid, a meter file in a temp dir, an injected clock shared by the app and the meter,
-// the app on an ephemeral port, and a second connection that reads the meter file as another
-// process would (balances, ledger, rate windows).
+// fixtures/valid, a meter of either backend (a SQLite file in a temp dir, or a fresh PostgreSQL
+// database), an injected clock shared by the app and the meter, the app on an ephemeral port, keys
+// made through the key store as `cei keys` makes them, and a second connection that reads the
+// meter as another process would (balances, ledger, rate windows).
 import Database from "better-sqlite3";
+import { createApp } from "../../server/app.ts";
 import { startServer, type RunningServer } from "../../server/listen.ts";
+import { openKeyStore } from "../../server/meter/key-store.ts";
+import { isPostgresUrl, openMeter } from "../../server/meter/open.ts";
+import { createPool } from "../../server/meter/postgres/_pool.ts";
 import type { Scope, Tier } from "../../server/policy.ts";
-import { createTestService, FIXTURE_NOW, fixtureSnapshot } from "../_support/server.ts";
+import { Serving } from "../../server/serving.ts";
+import { FIXTURE_X_SECRET } from "../_support/fixtures.ts";
+import { newMeterLocation, type MeterBackend } from "../_support/meter-backends.ts";
+import { FIXTURE_NOW, fixtureSnapshot } from "../_support/server.ts";
 
 export { FIXTURE_NOW, fixtureSnapshot };
 
@@ -40,64 +48,93 @@ export async function request(baseUrl: string, method: string, path: string, opt
 
 export interface LedgerRow { key_id: string; kind: string; operation: string | null; delta: number; request_id: string | null }
 
-/** The meter file read through its own connection. */
+/** The meter read through its own connection, as another process would read it. */
 export interface MeterView {
-  credits(keyId: string): number;
-  ledger(keyId?: string): LedgerRow[];
+  credits(keyId: string): Promise<number>;
+  ledger(keyId?: string): Promise<LedgerRow[]>;
   /** Every balance, ledger row and rate window: equal before and after means nothing was written. */
-  state(): { balances: unknown[]; ledger: unknown[]; windows: unknown[] };
-  close(): void;
+  state(): Promise<{ balances: unknown[]; ledger: unknown[]; windows: unknown[] }>;
+  close(): Promise<void>;
 }
 
-export function viewMeter(file: string): MeterView {
-  const db = new Database(file, { fileMustExist: true });
-  const ledger = db.prepare<[string | null, string | null], LedgerRow>(
-    "SELECT key_id, kind, operation, delta, request_id FROM ledger WHERE ? IS NULL OR key_id = ? ORDER BY seq",
-  );
+const LEDGER = "SELECT key_id, kind, operation, delta, request_id FROM ledger";
+
+export function viewMeter(location: string): MeterView {
+  if (isPostgresUrl(location)) {
+    const pool = createPool(location, 1);
+    const rows = async <T,>(sql: string, values: unknown[] = []) => (await pool.query(sql, values)).rows as T[];
+    return {
+      credits: async (keyId) => (await rows<{ credits: number }>("SELECT credits FROM balances WHERE key_id = $1", [keyId]))[0]!.credits,
+      ledger: (keyId) => rows<LedgerRow>(`${LEDGER} WHERE $1::text IS NULL OR key_id = $1 ORDER BY seq`, [keyId ?? null]),
+      state: async () => ({
+        balances: await rows("SELECT * FROM balances ORDER BY key_id"),
+        ledger: await rows("SELECT * FROM ledger ORDER BY seq"),
+        windows: await rows("SELECT * FROM rate_windows ORDER BY key_id"),
+      }),
+      close: () => pool.end(),
+    };
+  }
+  const db = new Database(location, { fileMustExist: true });
+  const ledger = db.prepare<[string | null, string | null], LedgerRow>(`${LEDGER} WHERE ? IS NULL OR key_id = ? ORDER BY seq`);
   return {
-    credits: (keyId) => db.prepare<[string], number>("SELECT credits FROM balances WHERE key_id = ?").pluck().get(keyId)!,
-    ledger: (keyId) => ledger.all(keyId ?? null, keyId ?? null),
-    state: () => ({
+    credits: async (keyId) => db.prepare<[string], number>("SELECT credits FROM balances WHERE key_id = ?").pluck().get(keyId)!,
+    ledger: async (keyId) => ledger.all(keyId ?? null, keyId ?? null),
+    state: async () => ({
       balances: db.prepare("SELECT * FROM balances ORDER BY key_id").all(),
       ledger: db.prepare("SELECT * FROM ledger ORDER BY seq").all(),
       windows: db.prepare("SELECT * FROM rate_windows ORDER BY key_id").all(),
     }),
-    close: () => db.close(),
+    close: async () => void db.close(),
   };
 }
 
 export interface MeteredServer {
   url: string;
-  meterFile: string;
+  backend: MeterBackend;
+  /** The meter file's path, or the PostgreSQL database's URL: what `--meter` takes. */
+  meterLocation: string;
   /** Set `clock.now` to move time for the app and the meter alike. */
   clock: { now: number };
-  newKey(options?: { tier?: Tier; credits?: number; scopes?: Scope[] }): { id: string; key: string };
-  disableKey(id: string): void;
-  enableKey(id: string): void;
-  revokeKey(id: string): void;
+  newKey(options?: { tier?: Tier; credits?: number; scopes?: Scope[] }): Promise<{ id: string; key: string }>;
+  disableKey(id: string): Promise<void>;
+  enableKey(id: string): Promise<void>;
+  revokeKey(id: string): Promise<void>;
   call(method: string, path: string, options: RequestOptions): Promise<HttpResult>;
   view: MeterView;
   close(): Promise<void>;
 }
 
-export async function startMeteredServer(options: { releaseTrendingProjects?: boolean } = {}): Promise<MeteredServer> {
-  const service = await createTestService(options);
-  const running: RunningServer = await startServer(service.app, { port: 0, host: "127.0.0.1" });
-  const view = viewMeter(service.meterFile);
+export async function startMeteredServer(options: { releaseTrendingProjects?: boolean; backend?: MeterBackend } = {}): Promise<MeteredServer> {
+  const backend = options.backend ?? "sqlite";
+  const meterLocation = await newMeterLocation(backend);
+  const clock = { now: FIXTURE_NOW };
+  const now = () => clock.now;
+  const meter = await openMeter(meterLocation, { now, synchronous: "NORMAL" });
+  const keys = await openKeyStore(meterLocation, { mustExist: false, now });
+  const serving = await Serving.open(await fixtureSnapshot(), { now, log: () => undefined, xSecret: FIXTURE_X_SECRET });
+  const app = createApp({ serving, meter, now, releaseTrendingProjects: options.releaseTrendingProjects, checkResponses: true });
+  const running: RunningServer = await startServer(app, { port: 0, host: "127.0.0.1" });
+  const view = viewMeter(meterLocation);
   return {
     url: running.url,
-    meterFile: service.meterFile,
-    clock: service.clock,
-    newKey: service.newKey,
-    disableKey: service.disableKey,
-    enableKey: service.enableKey,
-    revokeKey: service.revokeKey,
+    backend,
+    meterLocation,
+    clock,
+    async newKey({ tier = "pro", credits = 1_000, scopes } = {}) {
+      const created = await keys.create({ tier, credits, scopes }, clock.now);
+      return { id: created.id, key: created.key };
+    },
+    disableKey: async (id) => void await keys.disable(id, clock.now),
+    enableKey: async (id) => void await keys.enable(id, clock.now),
+    revokeKey: async (id) => void await keys.revoke(id, clock.now),
     call: (method, path, requestOptions) => request(running.url, method, path, requestOptions),
     view,
     async close() {
       await running.close();
-      view.close();
-      service.close();
+      await view.close();
+      await keys.close();
+      await meter.close();
+      serving.close();
     },
   };
 }

@@ -1,14 +1,11 @@
-// No double spend over HTTP across processes: two `cei serve` processes share one meter file and
-// answer 1,000 concurrent requests of one key that can pay for 200. Exactly 200 are answered with
+// No double spend over HTTP across processes: two `cei serve` processes share one meter (a SQLite
+// file, or PostgreSQL) and answer 1,000 concurrent requests of one key that can pay for 200. Exactly 200 are answered with
 // data, every other answer is 402, the balance ends at 0 and the ledger holds exactly the charges
 // that were answered. The children use the real clock, so the operation is get_project, which has
 // no freshness bound; the tier is internal, whose rate limit does not trip.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterEach, expect, it } from "vitest";
-import { openMeterDatabase } from "../../server/meter/_database.ts";
-import { createKey } from "../../server/meter/keys.ts";
+import { openKeyStore } from "../../server/meter/key-store.ts";
+import { meterBackends, newMeterLocation } from "../_support/meter-backends.ts";
 import { fixtureSnapshot, viewMeter } from "./_http.ts";
 import { keepAliveClient, startCeiServe, type Answer, type ChildServer } from "./_processes.ts";
 
@@ -21,15 +18,13 @@ afterEach(async () => {
   for (const step of cleanup.splice(0).reverse()) await step();
 });
 
-it("1,000 concurrent requests over two processes for 200 credits: exactly 200 charged, the rest 402", async () => {
+it.each(meterBackends)("%s meter: 1,000 concurrent requests over two processes for 200 credits: exactly 200 charged, the rest 402", async (backend) => {
   const snapshot = await fixtureSnapshot();
-  const dir = mkdtempSync(join(tmpdir(), "cei-double-spend-"));
-  cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
-  const meterFile = join(dir, "meter.db");
-  const admin = openMeterDatabase(meterFile);
-  const { id, key } = createKey(admin, { tier: "internal", credits: CREDITS, scopes: ["projects"] }, Date.now());
-  const warmUp = createKey(admin, { tier: "internal", credits: 1_000, scopes: ["projects"] }, Date.now());
-  admin.close();
+  const meterFile = await newMeterLocation(backend);
+  const admin = await openKeyStore(meterFile, { mustExist: false });
+  const { id, key } = await admin.create({ tier: "internal", credits: CREDITS, scopes: ["projects"] }, Date.now());
+  const warmUp = await admin.create({ tier: "internal", credits: 1_000, scopes: ["projects"] }, Date.now());
+  await admin.close();
 
   const servers: ChildServer[] = await Promise.all([startCeiServe(snapshot, meterFile), startCeiServe(snapshot, meterFile)]);
   cleanup.push(() => Promise.all(servers.map((server) => server.stop("SIGTERM"))).then(() => undefined));
@@ -61,12 +56,12 @@ it("1,000 concurrent requests over two processes for 200 credits: exactly 200 ch
   for (const server of servers) await server.stop("SIGTERM");
   const view = viewMeter(meterFile);
   try {
-    expect(view.credits(id)).toBe(0);
-    const charges = view.ledger(id).filter((row) => row.kind === "charge");
+    expect(await view.credits(id)).toBe(0);
+    const charges = (await view.ledger(id)).filter((row) => row.kind === "charge");
     expect(charges).toHaveLength(CREDITS);
     expect(charges.every((row) => row.delta === -1 && row.operation === "get_project")).toBe(true);
     expect(new Set(charges.map((row) => row.request_id))).toEqual(new Set(charged.map((answer) => answer.body.meta.request_id)));
   } finally {
-    view.close();
+    await view.close();
   }
 }, 60_000);

@@ -38,15 +38,15 @@ async function holdWriteLock(file: string): Promise<{ child: ChildProcess; relea
 }
 
 it("while another process holds the lock: 401 and a cached key's 403 at once, metered requests 500 within the bound, nothing charged", async () => {
-  const active = server.newKey({ credits: 10 });
-  const disabled = server.newKey();
-  server.disableKey(disabled.id);
+  const active = await server.newKey({ credits: 10 });
+  const disabled = await server.newKey();
+  await server.disableKey(disabled.id);
   // Both keys are looked up once, so the 403 comes from the cache.
   expect((await server.call("GET", "/v1/key", { key: active.key })).status).toBe(200);
   expect((await server.call("GET", "/v1/key", { key: disabled.key })).status).toBe(403);
-  const before = server.view.state();
+  const before = await server.view.state();
 
-  const holder = await holdWriteLock(server.meterFile);
+  const holder = await holdWriteLock(server.meterLocation);
   const silenced = console.error;
   console.error = () => undefined;
   try {
@@ -78,7 +78,7 @@ it("while another process holds the lock: 401 and a cached key's 403 at once, me
     console.error = silenced;
     await holder.release();
   }
-  expect(server.view.state()).toEqual(before);
+  expect(await server.view.state()).toEqual(before);
   const resumed = await server.call("GET", "/v1/events/berlin-node-day", { key: active.key });
   expect(resumed.status).toBe(200);
   expect(resumed.body.meta).toMatchObject({ credits_used: 1, credits_remaining: 9 });

@@ -13,7 +13,7 @@ import { createApp } from "../../server/app.ts";
 import type { RunningServer } from "../../server/listen.ts";
 import { openMeterDatabase } from "../../server/meter/_database.ts";
 import { createKey } from "../../server/meter/keys.ts";
-import { Meter } from "../../server/meter/meter.ts";
+import { SqliteMeter } from "../../server/meter/meter.ts";
 import { operationPolicy, type OperationId } from "../../server/policy.ts";
 import { routes } from "../../server/routes.ts";
 import { Serving } from "../../server/serving.ts";
@@ -26,7 +26,7 @@ const NOW = AS_OF.getTime() + 10 * 60_000;
 
 let work: string;
 let snapshot: Database.Database;
-let meter: Meter;
+let meter: SqliteMeter;
 let serving: Serving;
 let admin: Database.Database;
 let server: RunningServer;
@@ -43,7 +43,7 @@ beforeAll(async () => {
   const meterFile = join(work, "meter.db");
   const now = () => NOW;
   admin = openMeterDatabase(meterFile, { now });
-  meter = Meter.open(meterFile, { now, synchronous: "NORMAL" });
+  meter = SqliteMeter.open(meterFile, { now, synchronous: "NORMAL" });
   snapshot = openSnapshot(outFile);
   key = createKey(admin, { tier: "pro", credits: 10_000 }, NOW).key;
   serving = await Serving.open(outFile, { now, log: () => undefined });

@@ -1,0 +1,122 @@
+// The PostgreSQL meter's schema, as an ordered list of migrations (the same tables as the SQLite
+// file's, plus the two functions a settle batch calls). A migration is never edited once released:
+// a change is a new entry at the end. `schema_migrations` records what was applied.
+import type pg from "pg";
+import { inTransaction } from "./_pool.ts";
+
+interface Migration { version: number; name: string; sql: string }
+
+const migrations: readonly Migration[] = [
+  {
+    version: 1,
+    name: "keys_balances_rate_windows_ledger",
+    sql: `
+      CREATE TABLE keys (
+        id text PRIMARY KEY,
+        secret_sha256 text NOT NULL UNIQUE,
+        prefix text NOT NULL,
+        name text,
+        tier text NOT NULL,
+        scopes text NOT NULL,
+        state text NOT NULL CHECK (state IN ('active', 'disabled', 'revoked')),
+        created_at text NOT NULL,
+        updated_at text NOT NULL
+      );
+      CREATE TABLE balances (
+        key_id text PRIMARY KEY REFERENCES keys(id),
+        credits bigint NOT NULL CHECK (credits >= 0)
+      );
+      -- One fixed window per key: window_start = floor(now / window) * window, in ms since the epoch.
+      CREATE TABLE rate_windows (
+        key_id text PRIMARY KEY REFERENCES keys(id),
+        window_start bigint NOT NULL,
+        request_count integer NOT NULL
+      );
+      -- Every balance change: sum(delta) per key equals balances.credits.
+      CREATE TABLE ledger (
+        seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        key_id text NOT NULL REFERENCES keys(id),
+        kind text NOT NULL CHECK (kind IN ('charge', 'top_up')),
+        operation text,
+        delta bigint NOT NULL,
+        request_id text,
+        created_at text NOT NULL,
+        CHECK ((kind = 'charge' AND delta <= 0 AND operation IS NOT NULL AND request_id IS NOT NULL)
+            OR (kind = 'top_up' AND delta > 0))
+      );
+      CREATE INDEX ledger_by_key ON ledger(key_id, seq);
+
+      -- Admission: the key's state and tier as they stand, the request counted in its window when
+      -- the key is active (a window never moves backwards; one more than a window ahead, from a
+      -- clock that jumped, is replaced), and the balance.
+      CREATE FUNCTION cei_admit(p_key text, p_window_start bigint, p_window_ms bigint,
+          OUT key_state text, OUT key_tier text, OUT balance bigint, OUT win_start bigint, OUT win_count integer)
+      LANGUAGE plpgsql AS $$
+      BEGIN
+        SELECT k.state, k.tier INTO key_state, key_tier FROM keys k WHERE k.id = p_key;
+        IF key_state = 'active' THEN
+          INSERT INTO rate_windows AS w (key_id, window_start, request_count) VALUES (p_key, p_window_start, 1)
+          ON CONFLICT (key_id) DO UPDATE SET
+            request_count = CASE WHEN excluded.window_start > w.window_start THEN 1 ELSE w.request_count + 1 END,
+            window_start = CASE WHEN w.window_start > excluded.window_start + p_window_ms THEN excluded.window_start
+                                ELSE greatest(w.window_start, excluded.window_start) END
+          RETURNING w.window_start, w.request_count INTO win_start, win_count;
+        ELSE
+          SELECT w.window_start, w.request_count INTO win_start, win_count FROM rate_windows w WHERE w.key_id = p_key;
+        END IF;
+        SELECT b.credits INTO balance FROM balances b WHERE b.key_id = p_key;
+      END $$;
+
+      -- The charge: the balance check and the debit are one conditional UPDATE, and its ledger row
+      -- is written by the same statement's transaction.
+      CREATE FUNCTION cei_charge(p_key text, p_cost bigint, p_operation text, p_request_id text, p_at text,
+          OUT outcome text, OUT balance bigint)
+      LANGUAGE plpgsql AS $$
+      BEGIN
+        IF (SELECT k.state FROM keys k WHERE k.id = p_key) IS DISTINCT FROM 'active' THEN
+          outcome := 'forbidden';
+        ELSE
+          UPDATE balances b SET credits = b.credits - p_cost WHERE b.key_id = p_key AND b.credits >= p_cost
+          RETURNING b.credits INTO balance;
+          IF FOUND THEN
+            INSERT INTO ledger (key_id, kind, operation, delta, request_id, created_at)
+            VALUES (p_key, 'charge', p_operation, -p_cost, p_request_id, p_at);
+            outcome := 'charged';
+            RETURN;
+          END IF;
+          outcome := 'insufficient_credits';
+        END IF;
+        SELECT b.credits INTO balance FROM balances b WHERE b.key_id = p_key;
+      END $$;
+    `,
+  },
+];
+
+export const LATEST_POSTGRES_SCHEMA_VERSION = migrations[migrations.length - 1]?.version ?? 0;
+
+/** Any constant: the advisory lock every cei process takes while it migrates this database. */
+const MIGRATION_LOCK = 0x0ce1_0001;
+
+/**
+ * Brings the database up to the latest version in one transaction that first takes a
+ * transaction-scoped advisory lock, so that several readers starting at once apply each migration
+ * exactly once (the others wait, then find nothing left to do). Returns the versions before and after.
+ */
+export async function applyPostgresMigrations(pool: pg.Pool, appliedAt: string): Promise<{ from: number; to: number }> {
+  return inTransaction(pool, async (client) => {
+    await client.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
+    await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      version integer PRIMARY KEY, name text NOT NULL, applied_at text NOT NULL)`);
+    const { rows } = await client.query<{ version: number | null }>("SELECT max(version) AS version FROM schema_migrations");
+    const current = rows[0]?.version ?? 0;
+    if (current > LATEST_POSTGRES_SCHEMA_VERSION) {
+      throw new Error(`meter database schema version ${current} is newer than this build supports (${LATEST_POSTGRES_SCHEMA_VERSION})`);
+    }
+    for (const migration of migrations) {
+      if (migration.version <= current) continue;
+      await client.query(migration.sql);
+      await client.query("INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)", [migration.version, migration.name, appliedAt]);
+    }
+    return { from: current, to: Math.max(current, LATEST_POSTGRES_SCHEMA_VERSION) };
+  });
+}

@@ -1,0 +1,64 @@
+// The connection pool of a PostgreSQL meter: small, bounded waits, and bigint columns read as
+// JavaScript numbers (credits and window starts are safe integers, far below 2^53).
+import pg from "pg";
+import { METER_WAIT_LIMIT_MS } from "../_queue.ts";
+
+const INT8_OID = 20;
+/** Enough for a lookup, an admission and a charge batch in flight at once, plus a status read. */
+const POOL_SIZE = 4;
+
+export function isPostgresUrl(location: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(location);
+}
+
+/** The URL as it may be printed: the password replaced. */
+export function redactUrl(url: string): string {
+  return url.replace(/^(postgres(?:ql)?:\/\/[^:/@]*:)[^@]*@/i, "$1***@");
+}
+
+const parseInt8 = (value: string): number => {
+  const parsed = Number(value);
+  if (!Number.isSafeInteger(parsed)) throw new Error(`meter database holds an integer beyond 2^53: ${value}`);
+  return parsed;
+};
+
+/**
+ * A request waits at most METER_WAIT_LIMIT_MS for a connection, and a statement runs at most that
+ * long on the server: a statement cancelled there is rolled back, so a request answered 500 after
+ * the wait has written nothing (a timeout on the client alone could not promise that).
+ */
+export function createPool(url: string, max = POOL_SIZE): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    connectionTimeoutMillis: METER_WAIT_LIMIT_MS,
+    statement_timeout: METER_WAIT_LIMIT_MS,
+    idleTimeoutMillis: 30_000,
+    application_name: "cei",
+    // A peer that vanished without closing the connection is noticed by TCP keep-alive.
+    keepAlive: true,
+    types: { getTypeParser: ((oid: number, format?: string) => oid === INT8_OID ? parseInt8 : pg.types.getTypeParser(oid, format as "text")) as typeof pg.types.getTypeParser },
+  });
+  // An idle connection the server closed (restart, failover) is dropped from the pool; the next
+  // query opens a new one. Without a listener the error would end the process.
+  pool.on("error", (error) => process.stderr.write(`cei meter: a PostgreSQL connection closed: ${error.message}\n`));
+  return pool;
+}
+
+/** `use` inside BEGIN ... COMMIT on one connection; rolled back when it throws. */
+export async function inTransaction<T>(pool: pg.Pool, use: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  let broken = false;
+  try {
+    await client.query("BEGIN");
+    const result = await use(client);
+    await client.query("COMMIT");
+    return result;
+  } catch (error) {
+    // A connection that cannot even roll back is closed rather than given to the next caller.
+    await client.query("ROLLBACK").catch(() => { broken = true; });
+    throw error;
+  } finally {
+    client.release(broken);
+  }
+}

@@ -1,0 +1,152 @@
+// The meter on PostgreSQL, shared by any number of readers (`cei serve --meter postgres://...`):
+// the same semantics as the SQLite file's (server/meter/meter.ts). Key lookups, admissions and
+// charges made during one event-loop turn each go as one statement, so one round trip and one
+// transaction per batch; within a batch, rows are locked in key order, so that two readers'
+// batches never deadlock. Nothing is cached: every lookup reads the key as it stands, so a key
+// disabled or revoked by any process is refused on its next request in every reader. Rate
+// windows are counted in the database; their start comes from the reader's clock (`now`),
+// aligned to the epoch, as in the SQLite meter.
+import type pg from "pg";
+import { RATE_WINDOW_MS } from "../../policy.ts";
+import { scopesFromColumn, tierFromColumn } from "../_columns.ts";
+import { hashSecret } from "../_secret.ts";
+import type { KeyState } from "../_statements.ts";
+import { admissionOf, peekWindow, windowStartOf, type StoredWindow } from "../_windows.ts";
+import type { Admission, Charge, ChargeRequest, KeyRecord, Meter, MeterStatus } from "../meter.ts";
+import { TurnBatches } from "./_batches.ts";
+import { applyPostgresMigrations } from "./_migrations.ts";
+import { createPool } from "./_pool.ts";
+
+/** Batches of one kind out at once: the pool has room for lookups, admissions, charges and a status read. */
+const IN_FLIGHT_PER_KIND = 1;
+
+interface KeyRow { secret_sha256: string; id: string; tier: string; scopes: string; state: KeyState }
+interface AdmitRow { key_state: KeyState | null; key_tier: string | null; balance: number | null; win_start: number | null; win_count: number | null }
+interface ChargeRow { outcome: Charge["result"]; balance: number | null }
+
+const LOOKUP = {
+  name: "cei_lookup",
+  text: "SELECT secret_sha256, id, tier, scopes, state FROM keys WHERE secret_sha256 = ANY($1::text[])",
+};
+const ADMIT = {
+  name: "cei_admit_batch",
+  text: `SELECT a.* FROM unnest($1::text[]) WITH ORDINALITY AS j(key_id, n)
+         CROSS JOIN LATERAL cei_admit(j.key_id, $2, $3) a ORDER BY j.n`,
+};
+const CHARGE = {
+  name: "cei_charge_batch",
+  text: `SELECT c.* FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[]) WITH ORDINALITY AS j(key_id, cost, operation, request_id, n)
+         CROSS JOIN LATERAL cei_charge(j.key_id, j.cost, j.operation, j.request_id, $5) c ORDER BY j.n`,
+};
+const STATUS = {
+  name: "cei_status",
+  text: `SELECT (SELECT credits FROM balances WHERE key_id = $1) AS balance,
+                w.window_start AS win_start, w.request_count AS win_count
+         FROM (SELECT 1) AS one LEFT JOIN rate_windows w ON w.key_id = $1`,
+};
+
+export class PostgresMeter implements Meter {
+  readonly #pool: pg.Pool;
+  readonly #now: () => number;
+  readonly #lookups: TurnBatches<string, KeyRecord | undefined>;
+  readonly #admits: TurnBatches<KeyRecord, Admission>;
+  readonly #charges: TurnBatches<ChargeRequest, Charge>;
+
+  /** Connects and applies any migration not yet applied (safe when several readers start at once). */
+  static async open(url: string, options: { now?: () => number } = {}): Promise<PostgresMeter> {
+    const now = options.now ?? Date.now;
+    const pool = createPool(url);
+    try {
+      await applyPostgresMigrations(pool, new Date(now()).toISOString());
+    } catch (error) {
+      await pool.end();
+      throw error;
+    }
+    return new PostgresMeter(pool, now);
+  }
+
+  private constructor(pool: pg.Pool, now: () => number) {
+    this.#pool = pool;
+    this.#now = now;
+    this.#lookups = new TurnBatches((hashes) => this.#lookup(hashes), IN_FLIGHT_PER_KIND);
+    this.#admits = new TurnBatches((keys) => this.#admit(keys), IN_FLIGHT_PER_KIND);
+    this.#charges = new TurnBatches((requests) => this.#charge(requests), IN_FLIGHT_PER_KIND);
+  }
+
+  findKey(secret: string): Promise<KeyRecord | undefined> {
+    return this.#lookups.submit(hashSecret(secret));
+  }
+
+  async status(key: KeyRecord): Promise<MeterStatus> {
+    const { rows } = await this.#pool.query<AdmitRow>({ ...STATUS, values: [key.id] });
+    const row = rows[0];
+    return { credits_remaining: row?.balance ?? 0, rate_limit: peekWindow(_window(row), key.tier, this.#now()) };
+  }
+
+  admit(key: KeyRecord): Promise<Admission> {
+    return this.#admits.submit(key);
+  }
+
+  charge(request: ChargeRequest): Promise<Charge> {
+    return this.#charges.submit(request);
+  }
+
+  /** Waits for the batches in flight, then closes every connection. */
+  async close(): Promise<void> {
+    await Promise.all([this.#lookups.settled(), this.#admits.settled(), this.#charges.settled()]);
+    await this.#pool.end();
+  }
+
+  async #lookup(hashes: string[]): Promise<Array<KeyRecord | undefined>> {
+    const { rows } = await this.#pool.query<KeyRow>({ ...LOOKUP, values: [[...new Set(hashes)]] });
+    const byHash = new Map(rows.map((row) => [row.secret_sha256, row]));
+    return hashes.map((hash) => {
+      const row = byHash.get(hash);
+      return row === undefined ? undefined : { id: row.id, tier: tierFromColumn(row.tier), scopes: scopesFromColumn(row.scopes), state: row.state };
+    });
+  }
+
+  async #admit(keys: KeyRecord[]): Promise<Admission[]> {
+    const now = this.#now();
+    const order = _byKeyId(keys.map((key) => key.id));
+    const { rows } = await this.#pool.query<AdmitRow>({ ...ADMIT, values: [order.map((i) => keys[i]!.id), windowStartOf(now), RATE_WINDOW_MS] });
+    const admissions: Admission[] = [];
+    order.forEach((index, position) => {
+      const row = rows[position]!;
+      const key = keys[index]!;
+      const credits = row.balance ?? 0;
+      if (row.key_state !== "active") {
+        const tier = row.key_tier === null ? key.tier : tierFromColumn(row.key_tier);
+        admissions[index] = { result: "forbidden", credits_remaining: credits, rate_limit: peekWindow(_window(row), tier, now) };
+      } else {
+        admissions[index] = admissionOf(tierFromColumn(row.key_tier!), _window(row)!, credits, now);
+      }
+    });
+    return admissions;
+  }
+
+  async #charge(requests: ChargeRequest[]): Promise<Charge[]> {
+    const order = _byKeyId(requests.map((request) => request.key.id));
+    const sorted = order.map((i) => requests[i]!);
+    const { rows } = await this.#pool.query<ChargeRow>({
+      ...CHARGE,
+      values: [sorted.map((r) => r.key.id), sorted.map((r) => r.cost), sorted.map((r) => r.operation), sorted.map((r) => r.requestId), new Date(this.#now()).toISOString()],
+    });
+    const charges: Charge[] = [];
+    order.forEach((index, position) => {
+      const row = rows[position]!;
+      charges[index] = { result: row.outcome, credits_remaining: row.balance ?? 0 };
+    });
+    return charges;
+  }
+}
+
+/** Indexes of `ids` in key-id order: every batch locks rows in the same order as every other. */
+function _byKeyId(ids: string[]): number[] {
+  return ids.map((_, index) => index).sort((a, b) => (ids[a]! < ids[b]! ? -1 : ids[a]! > ids[b]! ? 1 : a - b));
+}
+
+function _window(row: AdmitRow | undefined): StoredWindow | undefined {
+  if (row === undefined || row.win_start === null || row.win_count === null) return undefined;
+  return { window_start: row.win_start, request_count: row.win_count };
+}

@@ -1,0 +1,92 @@
+// The PostgreSQL meter's own guarantees, on a fresh database of the run's PostgreSQL: migrations
+// applied once when several readers start at once (and by `cei keys migrate`), a newer schema
+// refused, the key lifecycle through the real `cei keys` command on a postgres:// URL with the
+// ledger summing to every balance, and a URL's password never printed.
+import { execFile } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import pg from "pg";
+import { beforeAll, describe, expect, it } from "vitest";
+import { PostgresMeter } from "../../server/meter/postgres/meter.ts";
+import { newPostgresDatabase } from "../_support/meter-backends.ts";
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+
+interface Run { code: number; stdout: string; stderr: string }
+
+function cei(...args: string[]): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, ["bin/cei.js", ...args], { cwd: ROOT }, (error, stdout, stderr) => {
+      resolve({ code: error === null ? 0 : Number(error.code ?? 1), stdout, stderr });
+    });
+  });
+}
+
+async function query<T>(url: string, sql: string, values: unknown[] = []): Promise<T[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query(sql, values)).rows as T[];
+  } finally {
+    await client.end();
+  }
+}
+
+describe("migrations", () => {
+  it("six readers opening a fresh database at once apply each migration exactly once", async () => {
+    const url = await newPostgresDatabase();
+    const meters = await Promise.all(Array.from({ length: 6 }, () => PostgresMeter.open(url)));
+    await Promise.all(meters.map((meter) => meter.close()));
+    expect(await query(url, "SELECT version, name FROM schema_migrations")).toEqual([{ version: 1, name: "keys_balances_rate_windows_ledger" }]);
+    const run = await cei("keys", "migrate", "--meter", url);
+    expect(run).toEqual({ code: 0, stdout: "meter schema at version 1\n", stderr: "" });
+  });
+
+  it("a database migrated by a newer build is refused, by the server and by cei keys", async () => {
+    const url = await newPostgresDatabase();
+    await (await PostgresMeter.open(url)).close();
+    await query(url, "INSERT INTO schema_migrations VALUES (2, 'future', '2030-01-01T00:00:00.000Z')");
+    await expect(PostgresMeter.open(url)).rejects.toThrow("meter database schema version 2 is newer than this build supports (1)");
+    const run = await cei("keys", "list", "--meter", url);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("schema version 2 is newer than this build supports (1)");
+  });
+});
+
+describe("cei keys on a postgres:// URL", () => {
+  let url: string;
+  beforeAll(async () => { url = await newPostgresDatabase(); });
+
+  const json = async <T,>(...args: string[]): Promise<T> => {
+    const run = await cei("keys", ...args, "--meter", url, "--json");
+    expect(run).toMatchObject({ code: 0, stderr: "" });
+    return JSON.parse(run.stdout) as T;
+  };
+
+  it("create, list, credit, tier, scopes, revoke: the rules of the SQLite meter, every credit in the ledger", async () => {
+    const key = await json<{ id: string; key: string; credits: number; name: string }>("create", "--tier", "pro", "--credits", "100", "--name", "alice");
+    expect(key).toMatchObject({ id: expect.stringMatching(/^key_/), key: expect.stringMatching(/^cei_/), credits: 100, name: "alice", state: "active" });
+    expect(await json("credit", key.id, "25")).toMatchObject({ credits: 125 });
+    expect(await json("tier", key.id, "team")).toMatchObject({ tier: "team" });
+    expect(await json("scopes", key.id, "projects,people")).toMatchObject({ scopes: ["projects", "people"] });
+    const listed = await json<Array<{ id: string }>>("list");
+    expect(listed.map((k) => k.id)).toEqual([key.id]);
+    expect(JSON.stringify(listed)).not.toContain(key.key);
+
+    expect(await json("revoke", key.id)).toMatchObject({ state: "revoked" });
+    const refused = await cei("keys", "enable", key.id, "--meter", url);
+    expect(refused).toEqual({ code: 1, stdout: "", stderr: `cei keys enable: cannot enable key "${key.id}": it is revoked, and revocation is final\n` });
+    const unknown = await cei("keys", "credit", "key_nope", "5", "--meter", url);
+    expect(unknown).toEqual({ code: 1, stdout: "", stderr: 'cei keys credit: no key with id "key_nope"\n' });
+
+    const ledger = await query<{ kind: string; delta: number }>(url, "SELECT kind, delta::int FROM ledger WHERE key_id = $1 ORDER BY seq", [key.id]);
+    expect(ledger).toEqual([{ kind: "top_up", delta: 100 }, { kind: "top_up", delta: 25 }]);
+    expect(await query(url, "SELECT credits::int FROM balances WHERE key_id = $1", [key.id])).toEqual([{ credits: 125 }]);
+  }, 30_000);
+
+  it("a database that cannot be reached is one line on stderr, without the URL's password", async () => {
+    const run = await cei("keys", "list", "--meter", "postgres://cei:hunter2@127.0.0.1:1/nowhere");
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^cei keys list: cannot open meter database "postgres:\/\/cei:\*\*\*@127\.0\.0\.1:1\/nowhere": .+\n$/);
+    expect(run.stderr).not.toContain("hunter2");
+  });
+});
