@@ -5,6 +5,7 @@
 // MAX_DRAINED_BODY_BYTES, so that the next request on a keep-alive connection is parsed and
 // answered; a larger one is left unread and the listener closes the connection after the answer
 // (listen.ts). Reading is bounded in time by the listener's request timeout.
+import type { IncomingMessage } from "node:http";
 import type { ErrorDetail } from "./errors.ts";
 
 export const MAX_BODY_BYTES = 16 * 1024;
@@ -30,7 +31,8 @@ function _isJsonMediaType(contentType: string | null): boolean {
  * Keeps at most MAX_BODY_BYTES, reads on (discarding) up to MAX_DRAINED_BODY_BYTES, and gives up
  * beyond that, so that an endless chunked body can exhaust neither memory nor the connection.
  */
-async function _read(request: Request, keep: boolean): Promise<string | typeof TOO_LARGE | typeof INCOMPLETE> {
+async function _read(request: Request, keep: boolean, node: IncomingMessage | undefined): Promise<string | typeof TOO_LARGE | typeof INCOMPLETE> {
+  if (node !== undefined) return _readNode(node, keep);
   const stream = request.body;
   if (stream === null) return "";
   const reader = stream.getReader();
@@ -55,22 +57,58 @@ async function _read(request: Request, keep: boolean): Promise<string | typeof T
   return keep ? Buffer.concat(chunks).toString("utf8") : "";
 }
 
+/**
+ * The same bounds, on node:http's own request: about 80 µs less per request than through the web
+ * stream that the Request wraps around it (a 402 search, bench section `refused`).
+ */
+function _readNode(request: IncomingMessage, keep: boolean): Promise<string | typeof TOO_LARGE | typeof INCOMPLETE> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const finish = (result: string | typeof TOO_LARGE | typeof INCOMPLETE) => {
+      request.off("data", onData).off("end", onEnd).off("error", onAbort).off("close", onAbort);
+      resolve(result);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_DRAINED_BODY_BYTES) {
+        // Left unread: the listener closes the connection after the answer (listen.ts).
+        request.pause();
+        finish(TOO_LARGE);
+      } else if (keep && size <= MAX_BODY_BYTES) {
+        chunks.push(chunk);
+      }
+    };
+    const onEnd = () => finish(size > MAX_BODY_BYTES ? TOO_LARGE : keep ? Buffer.concat(chunks).toString("utf8") : "");
+    // The client went away, or the listener cut a body that arrived too slowly.
+    const onAbort = () => finish(INCOMPLETE);
+    if (request.complete && request.readableEnded) {
+      resolve("");
+      return;
+    }
+    request.on("data", onData).on("end", onEnd).on("error", onAbort).on("close", onAbort);
+  });
+}
+
 /** A body refused before reading: drained when small enough, else left for the listener to close. */
-async function _refuse(request: Request, problem: ErrorDetail, problems: ErrorDetail[]): Promise<undefined> {
+async function _refuse(request: Request, node: IncomingMessage | undefined, problem: ErrorDetail, problems: ErrorDetail[]): Promise<undefined> {
   problems.push(problem);
   const declared = request.headers.get("content-length");
-  if (declared === null || Number(declared) <= MAX_DRAINED_BODY_BYTES) await _read(request, false);
+  if (declared === null || Number(declared) <= MAX_DRAINED_BODY_BYTES) await _read(request, false, node);
   return undefined;
 }
 
-/** The parsed body, or undefined with the problems pushed onto `problems`. */
-export async function readJsonBody(request: Request, problems: ErrorDetail[]): Promise<unknown> {
+/**
+ * The parsed body, or undefined with the problems pushed onto `problems`. On node:http, `node` is
+ * the IncomingMessage behind `request`: its body is read from there.
+ */
+export async function readJsonBody(request: Request, problems: ErrorDetail[], node?: IncomingMessage): Promise<unknown> {
   if (!_isJsonMediaType(request.headers.get("content-type"))) {
-    return _refuse(request, _problem("The body must be sent as application/json.", "unsupported_media_type"), problems);
+    return _refuse(request, node, _problem("The body must be sent as application/json.", "unsupported_media_type"), problems);
   }
   const declared = request.headers.get("content-length");
-  if (declared !== null && Number(declared) > MAX_BODY_BYTES) return _refuse(request, bodyTooLarge, problems);
-  const text = await _read(request, true);
+  if (declared !== null && Number(declared) > MAX_BODY_BYTES) return _refuse(request, node, bodyTooLarge, problems);
+  const text = await _read(request, true, node);
   if (text === TOO_LARGE) {
     problems.push(bodyTooLarge);
     return undefined;

@@ -4,6 +4,7 @@
 // (404 or its data) → the charge committed (402 if the balance moved meanwhile) → the 200.
 // A 429 reads nothing of the request beyond its route; a 402 runs only the request's validation,
 // which input limits bound (query parameters, body size, details), so that it can still be a 422.
+import type { IncomingMessage } from "node:http";
 import type { H3Event } from "h3";
 import { ApiError, type ErrorDetail } from "./errors.ts";
 import type { Admission, KeyRecord, Meter } from "./meter/meter.ts";
@@ -138,7 +139,7 @@ export class Pipeline {
     if (query === undefined) return undefined;
     if (served.route.method !== "POST") return { params, query };
     const bodyProblems: ErrorDetail[] = [];
-    const body = await readJsonBody(event.req as unknown as Request, bodyProblems);
+    const body = await readJsonBody(event.req as unknown as Request, bodyProblems, event.runtime?.node?.req as IncomingMessage | undefined);
     // A body that cannot be read has no fields to check: report it with the other request problems.
     if (bodyProblems.length === 0) return { params, query, body };
     problems.push(...bodyProblems);
