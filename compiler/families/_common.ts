@@ -91,7 +91,7 @@ export const date = z.iso
  * a port of at most 65535. It refuses a few hosts the parser accepts (`127.1`, a trailing dot).
  */
 const IPV4_PART = "(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])";
-const HOST_CHAR = String.raw`[^/?#:@\[\]\s.]`;
+const HOST_CHAR = String.raw`[^/?#:@\[\]\s.%]`;
 const HTTP_URL_PATTERN = [
   "^[Hh][Tt][Tt][Pp][Ss]?://",
   String.raw`(?:[^/?#@\s]*@)?`,

@@ -4,7 +4,7 @@
 // user can traverse, not in the run's private one.
 import { tmpdir } from "node:os";
 import type { TestProject } from "vitest/node";
-import { startPostgres } from "./postgres.ts";
+import { importPostgresHelpers } from "./postgres-import.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -15,6 +15,7 @@ declare module "vitest" {
 }
 
 export async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const { startPostgres } = await importPostgresHelpers();
   const postgres = await startPostgres();
   project.provide("postgresAdminUrl", postgres.adminUrl);
   project.provide("systemTmpDir", tmpdir());

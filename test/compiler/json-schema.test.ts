@@ -186,12 +186,12 @@ describe("the URL and curated-text patterns are never looser than the compiler",
       fc.tuple(fc.constantFrom("http://", "https://", "HTTPS://", "http:/", "https:", "ftp://", "javascript:", "data:", ""), fc.string()).map(([scheme, rest]) => scheme + rest),
       fc.tuple(fc.constantFrom("https://"), fc.oneof(fc.domain(), numericHost), port, fc.webPath()).map((parts) => parts.join("")),
     );
-    fc.assert(fc.property(urlLike, (candidate) => !acceptsUrl(candidate) || url.safeParse(candidate).success), { numRuns: 1000 });
+    fc.assert(fc.property(urlLike, (candidate) => !acceptsUrl(candidate) || url.safeParse(candidate).success), { numRuns: 1000, seed: 20261122 });
   });
 
   it("a name the schema accepts, the compiler accepts", () => {
     const acceptsName = ajv.compile(property("funds", "name"));
     const name = text(200);
-    fc.assert(fc.property(fc.string({ unit: "binary", maxLength: 40 }), (candidate) => !acceptsName(candidate) || name.safeParse(candidate).success), { numRuns: 2000 });
+    fc.assert(fc.property(fc.string({ unit: "binary", maxLength: 40 }), (candidate) => !acceptsName(candidate) || name.safeParse(candidate).success), { numRuns: 2000, seed: 20261122 });
   });
 });
