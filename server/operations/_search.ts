@@ -73,6 +73,18 @@ export function createSearchIndex(
   const trigramDocuments = snapshot.prepare<[string], { type: SearchKeyFamily; documents: number }>(
     "SELECT entity_type AS type, documents FROM search_trigrams WHERE trigram = ?",
   );
+  // The snapshot never changes while served, so each trigram's counts are read once (a statement
+  // costs ~3 µs, and a name has about ten trigrams); the cache starts again when full.
+  const trigramCache = new Map<string, Map<SearchKeyFamily, number>>();
+  const trigramCounts = (trigram: string): Map<SearchKeyFamily, number> => {
+    let counts = trigramCache.get(trigram);
+    if (counts === undefined) {
+      counts = new Map(trigramDocuments.all(trigram).map((row) => [row.type, row.documents]));
+      if (trigramCache.size >= TRIGRAM_CACHE_LIMIT) trigramCache.clear();
+      trigramCache.set(trigram, counts);
+    }
+    return counts;
+  };
   const handleIndex = snapshot.prepare<[string], string>("SELECT x_account_id FROM x_handle_index WHERE handle_hash = ?").pluck();
 
   return {
@@ -106,7 +118,7 @@ export function createSearchIndex(
       }
       if (!handleDone && addHandle()) return hits;
       if ([...key].length < SUBSTRING_MIN_CHARS) return hits;
-      const documents = _trigramDocuments(key, (trigram) => trigramDocuments.all(trigram));
+      const documents = _trigramDocuments(key, trigramCounts);
       const streams = keyed.flatMap((family) => {
         const trigrams = _rarestTrigrams(documents, family);
         if (trigrams === undefined) return [];
@@ -144,23 +156,26 @@ function* _byRowid(streams: Array<IterableIterator<Candidate>>): Generator<Candi
   }
 }
 
+/** Trigrams whose key counts one search index keeps in memory (a 1M-record snapshot holds about 20,000). */
+const TRIGRAM_CACHE_LIMIT = 50_000;
+
 /** How many of the query's rarest trigrams FTS5 intersects before the keys are read. */
 const TRIGRAMS_INTERSECTED = 2;
 
 /** For each distinct trigram of `key`, how many keys of each family hold it. */
 function _trigramDocuments(
   key: string,
-  lookup: (trigram: string) => Array<{ type: SearchKeyFamily; documents: number }>,
+  lookup: (trigram: string) => Map<SearchKeyFamily, number>,
 ): Map<string, Map<SearchKeyFamily, number>> {
   const chars = [...key];
   const documents = new Map<string, Map<SearchKeyFamily, number>>();
   for (let i = 0; i + SUBSTRING_MIN_CHARS <= chars.length; i++) {
     const trigram = chars.slice(i, i + SUBSTRING_MIN_CHARS).join("");
     if (documents.has(trigram)) continue;
-    const rows = lookup(trigram);
+    const counts = lookup(trigram);
     // A trigram in no key at all: no key contains the query, whatever the other trigrams.
-    if (rows.length === 0) return new Map([[trigram, new Map()]]);
-    documents.set(trigram, new Map(rows.map((row) => [row.type, row.documents])));
+    if (counts.size === 0) return new Map([[trigram, counts]]);
+    documents.set(trigram, counts);
   }
   return documents;
 }
