@@ -38,8 +38,11 @@ export const searchText = z
   })
   .refine((text) => text.length < 2 || text.trim().length >= 2, { message: "must be 2-500 characters after trimming spaces", params: { code: "too_small" } });
 
-/** One candidate key: `exact` on the key-range stream, `hit` (contains the query) on the substring one. */
-interface Candidate { rowid: number; type: SearchKeyFamily; id: string; exact?: number; hit?: number }
+/**
+ * One candidate key as a raw row: rowid, family, entity id, and a flag: the key equals the query
+ * (key-range phase) or contains it (substring phase).
+ */
+type CandidateRow = [rowid: number, type: SearchKeyFamily, id: string, flag: number, sortKey?: string];
 
 export interface SearchIndex {
   /** Deterministic: match class, then key, then family, then id; each entity appears once. */
@@ -55,21 +58,24 @@ export function createSearchIndex(
   handleSearchKey: string | undefined,
   candidateLimit = SEARCH_CANDIDATE_LIMIT,
 ): SearchIndex {
-  const byFamily = <T>(make: (family: SearchKeyFamily) => T) =>
-    Object.fromEntries(SEARCH_KEY_FAMILIES.map((family) => [family, make(family)])) as Record<SearchKeyFamily, T>;
-  // Exact keys, then longer keys starting with the query, of one family in key (= rowid) order.
-  const keyRange = byFamily((family) => snapshot.prepare<[{ key: string; upper: string }], Candidate>(`
-    SELECT rowid, entity_type AS type, entity_id AS id, key = @key AS exact FROM search_keys
-    WHERE entity_type = '${family}' AND key >= @key AND key < @upper
-    ORDER BY key, rowid`));
-  // Keys of one family holding the query's two rarest trigrams in that family (FTS5 intersects their
-  // doclists), in rowid order, marked if they contain the whole query: the same rows, in the same
-  // order, as a phrase query for the whole text, without reading the doclists of common trigrams.
-  const substring = byFamily((family) => snapshot.prepare<[{ match: string; query: string }], Candidate>(`
-    SELECT k.rowid AS rowid, k.entity_type AS type, k.entity_id AS id, instr(k.key, @query) > 0 AS hit
+  // One statement per phase over the named families (each a UNION ALL of one arm per family, merged
+  // by SQLite in order as the rows are stepped): prepared the first time a set of families is searched.
+  // Exact keys, then longer keys starting with the query, in key (= rowid) order.
+  const keyRange = _statementsByFamilies((keyed) => snapshot.prepare<[{ key: string; upper: string }], CandidateRow>(
+    `${keyed.map((family) => `
+    SELECT rowid, entity_type, entity_id, key = @key, key AS sort_key FROM search_keys
+    WHERE entity_type = '${family}' AND key >= @key AND key < @upper`).join("\n    UNION ALL")}
+    ORDER BY sort_key, rowid`).raw());
+  // Keys holding the query's two rarest trigrams in their family (FTS5 intersects their doclists;
+  // parameter `m_<family>` names them), in rowid order, marked if they contain the whole query: the
+  // same rows, in the same order, as a phrase query for the whole text, without reading the
+  // doclists of common trigrams.
+  const substring = _statementsByFamilies((keyed) => snapshot.prepare<[Record<string, string>], CandidateRow>(
+    `${keyed.map((family) => `
+    SELECT f.rowid AS rowid, k.entity_type, k.entity_id, instr(k.key, @query) > 0
     FROM search_fts_${family} f JOIN search_keys k ON k.rowid = f.rowid
-    WHERE search_fts_${family} MATCH @match
-    ORDER BY f.rowid`));
+    WHERE search_fts_${family} MATCH @m_${family}`).join("\n    UNION ALL")}
+    ORDER BY rowid`).raw());
   const trigramDocuments = snapshot.prepare<[string], { type: SearchKeyFamily; documents: number }>(
     "SELECT entity_type AS type, documents FROM search_trigrams WHERE trigram = ?",
   );
@@ -110,50 +116,44 @@ export function createSearchIndex(
       };
       let examined = 0;
       // U+10FFFF sorts after every continuation of `key` in SQLite's binary (UTF-8) order.
-      const range = { key, upper: key + "\u{10FFFF}" };
-      for (const row of _byRowid(keyed.map((family) => keyRange[family].iterate(range)))) {
-        if (++examined > candidateLimit) return hits;
-        if (!row.exact && !handleDone && addHandle()) return hits;
-        if (add(row)) return hits;
+      if (keyed.length > 0) {
+        for (const [, type, id, exact] of keyRange(keyed).iterate({ key, upper: key + "\u{10FFFF}" })) {
+          if (++examined > candidateLimit) return hits;
+          if (!exact && !handleDone && addHandle()) return hits;
+          if (add({ type, id })) return hits;
+        }
       }
       if (!handleDone && addHandle()) return hits;
       if ([...key].length < SUBSTRING_MIN_CHARS) return hits;
       const documents = _trigramDocuments(key, trigramCounts);
-      const streams = keyed.flatMap((family) => {
+      const matches: Record<string, string> = { query: key };
+      const searched = keyed.filter((family) => {
         const trigrams = _rarestTrigrams(documents, family);
-        if (trigrams === undefined) return [];
-        const match = trigrams.map((t) => `"${t.replaceAll('"', '""')}"`).join(" AND ");
-        return [substring[family].iterate({ match, query: key })];
+        if (trigrams !== undefined) matches[`m_${family}`] = trigrams.map((t) => `"${t.replaceAll('"', '""')}"`).join(" AND ");
+        return trigrams !== undefined;
       });
-      for (const row of _byRowid(streams)) {
+      if (searched.length === 0) return hits;
+      for (const [, type, id, hit] of substring(searched).iterate(matches)) {
         if (++examined > candidateLimit) return hits;
-        if (row.hit && add(row)) return hits;
+        if (hit && add({ type, id })) return hits;
       }
       return hits;
     },
   };
 }
 
-/**
- * The rows of several rowid-ordered streams, in rowid order (each family's stream holds its own
- * rows; rowid order is key order over all of them). Closing the merge closes every stream.
- */
-function* _byRowid(streams: Array<IterableIterator<Candidate>>): Generator<Candidate> {
-  const heads = streams.map((stream) => stream.next());
-  try {
-    for (;;) {
-      let next = -1;
-      for (let i = 0; i < heads.length; i++) {
-        const head = heads[i]!;
-        if (!head.done && (next < 0 || head.value.rowid < (heads[next]!.value as Candidate).rowid)) next = i;
-      }
-      if (next < 0) return;
-      yield heads[next]!.value as Candidate;
-      heads[next] = streams[next]!.next();
+/** A statement per set of families (at most 2^7 - 1), prepared on first use. */
+function _statementsByFamilies<S>(prepare: (keyed: readonly SearchKeyFamily[]) => S): (keyed: readonly SearchKeyFamily[]) => S {
+  const statements = new Map<string, S>();
+  return (keyed) => {
+    const name = keyed.join(" ");
+    let statement = statements.get(name);
+    if (statement === undefined) {
+      statement = prepare(keyed);
+      statements.set(name, statement);
     }
-  } finally {
-    for (const stream of streams) stream.return?.();
-  }
+    return statement;
+  };
 }
 
 /** Trigrams whose key counts one search index keeps in memory (a 1M-record snapshot holds about 20,000). */
