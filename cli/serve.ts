@@ -98,8 +98,13 @@ export function registerServe(program: Command): void {
         program.error(`cei serve: --x-secret-file: ${error instanceof Error ? error.message : String(error)}`, { exitCode: 1 });
       }
       let serving: Serving;
+      // The first snapshot serves at once; its integrity check (every page) finishes beside it.
+      let resolveFirstCheck: (problems: string[]) => void = () => undefined;
+      const firstCheck = new Promise<string[]>((resolve) => (resolveFirstCheck = resolve));
       try {
-        serving = await Serving.open(options.snapshot, { log: servingLog(logger, metrics), ...(xSecret === undefined ? {} : { xSecret }) });
+        serving = await Serving.open(options.snapshot, {
+          log: servingLog(logger, metrics), checkFirstBeside: (problems) => resolveFirstCheck(problems), ...(xSecret === undefined ? {} : { xSecret }),
+        });
       } catch (error) {
         program.error(`cei serve: ${error instanceof Error ? error.message : String(error)}`, { exitCode: 1 });
       }
@@ -159,6 +164,17 @@ export function registerServe(program: Command): void {
           if (outcome === "unchanged") logger.info({ event: "snapshot_unchanged", file: options.snapshot }, `cei serve: SIGHUP: ${options.snapshot} is the snapshot already served`);
         });
       });
-      closeOnSignals(running, closing, log);
+      const stop = closeOnSignals(running, closing, log);
+      const first = serving.contentHash;
+      void firstCheck.then((problems) => {
+        if (problems.length === 0 || serving.contentHash !== first) {
+          // A snapshot swapped in meanwhile was checked before it served; the first one is retired.
+          if (problems.length === 0) logger.info({ event: "snapshot_checked", snapshot: first, file: options.snapshot }, `cei serve: snapshot ${first} passed its integrity check`);
+          return;
+        }
+        const reason = `it is damaged (${problems.slice(0, 3).join("; ")})`;
+        logger.fatal({ event: "snapshot_damaged", file: options.snapshot, reason }, `cei serve: ${options.snapshot}: ${reason}; stopping`);
+        stop();
+      });
     });
 }

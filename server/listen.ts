@@ -195,15 +195,20 @@ function _drain(server: Server, state: { draining: boolean }, timeoutMs: number)
 /**
  * On SIGINT or SIGTERM: drain (see RunningServer.shutdown), close the given files (meter,
  * snapshot), flush the log, exit 0; exit 1 when the drain had to cut connections or a file failed
- * to close. A second signal ends the process at once (Node's default for it).
+ * to close. A second signal ends the process at once (Node's default for it). Returns the same stop
+ * for a failure found later (a damaged snapshot), which exits 1.
  */
-export function closeOnSignals(running: RunningServer, resources: ReadonlyArray<{ close(): unknown }>, log: ServiceLog): void {
+export function closeOnSignals(running: RunningServer, resources: ReadonlyArray<{ close(): unknown }>, log: ServiceLog): () => void {
   const timeoutMs = running.limits.shutdownTimeoutMs;
   const { logger } = log;
-  const shutdown = (signal: NodeJS.Signals) => {
-    process.off("SIGINT", shutdown);
-    process.off("SIGTERM", shutdown);
-    logger.info({ event: "shutdown", signal, timeout_ms: timeoutMs }, `cei: ${signal}: finishing the requests in flight (at most ${timeoutMs} ms)`);
+  let stopping = false;
+  /** `signal` undefined: stopping because of a failure (logged by the caller), exit code 1. */
+  const stop = (signal: NodeJS.Signals | undefined) => {
+    if (stopping) return;
+    stopping = true;
+    process.off("SIGINT", stop);
+    process.off("SIGTERM", stop);
+    logger.info({ event: "shutdown", signal, timeout_ms: timeoutMs }, `cei: ${signal ?? "stopping"}: finishing the requests in flight (at most ${timeoutMs} ms)`);
     void running.shutdown().then(async (graceful) => {
       let closed = true;
       for (const resource of resources) {
@@ -217,9 +222,10 @@ export function closeOnSignals(running: RunningServer, resources: ReadonlyArray<
       if (!graceful) logger.warn({ event: "stopped", graceful }, `cei: requests still in flight after ${timeoutMs} ms were cut off`);
       else logger.info({ event: "stopped", graceful }, "cei: stopped");
       log.flush();
-      process.exit(graceful && closed ? 0 : 1);
+      process.exit(signal !== undefined && graceful && closed ? 0 : 1);
     });
   };
-  process.on("SIGINT", shutdown);
-  process.on("SIGTERM", shutdown);
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+  return () => stop(undefined);
 }

@@ -1,14 +1,15 @@
 // `cei serve` as an operator runs it: SIGHUP swaps in the file renamed over --snapshot (here with
 // --no-watch, so that only the signal can), refuses a bad one with one line on stderr, and
 // `cei inspect` shows until when each precomputed snapshot is fresh.
-import { copyFileSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { closeSync, copyFileSync, mkdtempSync, openSync, renameSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { readManifest } from "../../compiler/manifest.ts";
 import { freshnessBounds } from "../../server/policy.ts";
 import { compileSnapshot } from "../../compiler/compile.ts";
-import { CEI_BIN, cei, startChildServer, type ChildServer } from "../metering/_processes.ts";
+import { CEI_BIN, REPO_ROOT, cei, startChildServer, type ChildServer } from "../metering/_processes.ts";
 import { compileFixture, FIXTURE_X_SECRET, fixtureDir } from "../_support/fixtures.ts";
 
 let work: string;
@@ -63,6 +64,9 @@ function logged(): Array<Record<string, unknown>> {
 
 it("SIGHUP swaps in the renamed file, says when nothing changed, and refuses a bad file", async () => {
   expect(await readiness()).toEqual({ snapshot: hashes[0], header: hashes[0] });
+  // The first snapshot's integrity check ran beside serving.
+  await until(() => logged().some((line) => line.event === "snapshot_checked"), "the start-up check");
+  expect(logged().find((line) => line.event === "snapshot_checked")).toMatchObject({ level: 30, snapshot: hashes[0], file: served });
   copyFileSync(files[1]!, `${served}.new`);
   renameSync(`${served}.new`, served);
   await new Promise((resolve) => setTimeout(resolve, 300));
@@ -99,3 +103,28 @@ it("cei inspect shows until when each precomputed snapshot is fresh", async () =
   expect(shown.fresh_until.trending_live).toBe(new Date(Date.parse(shown.snapshots.trending_live!) + freshnessBounds.trending_live).toISOString());
   expect(Object.keys(shown.fresh_until).sort()).toEqual(Object.keys(shown.snapshots).sort());
 });
+
+it("a damaged snapshot at start-up serves only until its integrity check, then the server stops with exit code 1", async () => {
+  const damaged = join(work, "damaged.db");
+  copyFileSync(files[0]!, damaged);
+  const fd = openSync(damaged, "r+");
+  // Past the schema pages: tables' b-tree pages overwritten with garbage (the manifest still reads).
+  writeSync(fd, Buffer.alloc(8192, 0xa5), 0, 8192, 4096 * 6);
+  closeSync(fd);
+  const child = spawn(process.execPath, [CEI_BIN, "serve", "--snapshot", damaged, "--meter", join(work, "meter-damaged.db"), "--port", "0", "--no-watch"], {
+    cwd: REPO_ROOT, stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+  expect(stdout).toMatch(/^cei serving .* on http:\/\/127\.0\.0\.1:\d+\n$/);
+  const lines = stderr.split("\n").filter((line) => line.startsWith("{")).map((line) => JSON.parse(line) as Record<string, unknown>);
+  expect(lines.find((line) => line.event === "snapshot_damaged")).toMatchObject({
+    level: 60, file: damaged, reason: expect.stringMatching(/^it is damaged \(.*(malformed|corrupt|wrong # of entries|invalid page|btreeInitPage|Tree)/),
+  });
+  expect(lines.some((line) => line.event === "snapshot_checked")).toBe(false);
+  expect(lines.at(-1)).toMatchObject({ event: "stopped" });
+  expect(code).toBe(1);
+}, 30_000);
