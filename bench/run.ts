@@ -16,7 +16,7 @@ import { benchPostgres } from "./postgres.ts";
 import { benchRefused } from "./refused.ts";
 import { benchScaling } from "./scaling.ts";
 import { benchSearch } from "./search.ts";
-import { benchStartup } from "./startup.ts";
+import { benchStartup, buildDist } from "./startup.ts";
 
 const config = parseArgs(process.argv.slice(2));
 const log = (line: string) => process.stdout.write(line + "\n");
@@ -27,6 +27,9 @@ const elapsed = () => `${fixed((performance.now() - started) / 1000)} s`;
 mkdirSync(OUT_DIR, { recursive: true });
 // Meter files of an interrupted run.
 for (const file of readdirSync(OUT_DIR)) if (file.startsWith("meter-")) rmSync(join(OUT_DIR, file), { force: true });
+
+// What an operator runs after `npm install`: the compile and serve sections measure the bundle.
+log(`built dist/ as npm install does; bin/cei.js runs ${buildDist()}`);
 
 const wants = (section: Section) => config.only.has(section);
 const allScales = wants("compile") || wants("scaling");

@@ -19,7 +19,7 @@ interface Trial { nodeMs: number; tsxMs: number; readyMs: number; firstResponseM
 export async function benchStartup(config: BenchConfig, sample: Sample, snapshot: string, log: (line: string) => void): Promise<SectionResult> {
   // Chosen before any timing starts: the first get_project of the workload (a real project).
   const path = buildWorkload(snapshot, "unused").find((r) => r.operation === "get_project")!.path;
-  const entry = _buildDist();
+  const entry = buildDist();
   log(`  start-up: bin/cei.js runs ${entry}`);
   const trials: Trial[] = [];
   for (let i = 0; i < config.startupTrials; i++) {
@@ -66,7 +66,7 @@ async function _firstAnswer(snapshot: string, path: string, env?: Record<string,
  * (CEI_DEBUG_ENTRY=1): "dist", or "tsx (<why>)" if a source changed meanwhile — reported, so
  * that the figures say what they measured.
  */
-function _buildDist(): string {
+export function buildDist(): string {
   const built = spawnSync(process.execPath, [join(REPO_DIR, "scripts/build.mjs")], { cwd: REPO_DIR, encoding: "utf8" });
   if (built.status !== 0) throw new Error(`scripts/build.mjs failed: ${built.stderr}`);
   const probe = spawnSync(process.execPath, [join(REPO_DIR, "bin/cei.js"), "--help"], { cwd: REPO_DIR, encoding: "utf8", env: { ...process.env, CEI_DEBUG_ENTRY: "1" } });
