@@ -13,9 +13,9 @@ import { buildWorkload } from "./_workload.ts";
 import { logCostInProcess } from "./_observe-inprocess.ts";
 
 const SIDES = {
-  "node, log off": ["--log-level", "warn"],
-  "node, log on": ["--log-level", "info"],
-  "node, log on + metrics": ["--log-level", "info", "--metrics-port", "0"],
+  "node, log off": ["--listener", "node", "--log-level", "warn"],
+  "node, log on": ["--listener", "node", "--log-level", "info"],
+  "node, log on + metrics": ["--listener", "node", "--log-level", "info", "--metrics-port", "0"],
   "listhen, log off": ["--listener", "listhen", "--log-level", "warn"],
 } as const satisfies Record<string, readonly string[]>;
 type Side = keyof typeof SIDES;

@@ -71,7 +71,7 @@ export function registerServe(program: Command): void {
     .option("--log-level <level>", `log lines at this level and above, on stderr: ${logLevels.join(", ")} (info: one line per request)`, "info")
     .option("--metrics-port <n>", "serve Prometheus metrics at GET /metrics on this port (never on --port); off unless given")
     .option("--metrics-host <addr>", "address of the metrics listener", "127.0.0.1")
-    .option("--listener <kind>", "node (node:http, the default) or listhen; both apply the same limits (docs/performance.md compares them)", "node")
+    .option("--listener <kind>", "listhen (the default) or node (node:http); both apply the same limits (docs/performance.md compares them)", "listhen")
     .option("--no-watch", "swap in a new snapshot only on SIGHUP, not when the file at --snapshot is replaced (for file systems without change events)")
     .option(
       "--release-trending-projects",
