@@ -62,6 +62,7 @@ async function _read(request: Request, keep: boolean, node: IncomingMessage | un
  * stream that the Request wraps around it (a 402 search, bench section `refused`).
  */
 function _readNode(request: IncomingMessage, keep: boolean): Promise<string | typeof TOO_LARGE | typeof INCOMPLETE> {
+  if (request.complete && request.readableFlowing !== true) return Promise.resolve(_readBuffered(request, keep));
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -89,6 +90,22 @@ function _readNode(request: IncomingMessage, keep: boolean): Promise<string | ty
     }
     request.on("data", onData).on("end", onEnd).on("error", onAbort).on("close", onAbort);
   });
+}
+
+/**
+ * A body that arrived whole before the pipeline asked for it (the usual case: it came with the
+ * headers while the key and admission steps awaited the meter) sits in the request's buffer: it
+ * is taken at once, without listeners, flowing mode and the ticks they cost.
+ */
+function _readBuffered(request: IncomingMessage, keep: boolean): string | typeof TOO_LARGE {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for (let chunk = request.read() as Buffer | null; chunk !== null; chunk = request.read() as Buffer | null) {
+    size += chunk.length;
+    if (keep && size <= MAX_BODY_BYTES) chunks.push(chunk);
+  }
+  if (size > MAX_BODY_BYTES) return TOO_LARGE;
+  return !keep ? "" : chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks, size).toString("utf8");
 }
 
 /** A body refused before reading: drained when small enough, else left for the listener to close. */
