@@ -12,7 +12,8 @@ export class MeterStatements {
   readonly keyStateById: Statement<[string], { state: KeyState; tier: string }>;
   readonly balanceOf: Statement<[string], number>;
   readonly windowOf: Statement<[string], WindowRow>;
-  readonly countRequest: Statement<[string, number], WindowRow>;
+  /** Counts `requests` (one, or the admissions of one key in one batch) in the key's window. */
+  readonly countRequests: Statement<[string, number, number], WindowRow>;
   readonly chargeCredits: Statement<[number, string, number], number>;
   readonly recordCharge: Statement<[string, string, number, string, string]>;
 
@@ -25,10 +26,11 @@ export class MeterStatements {
     // A process whose clock lags never moves a window backwards: it counts in the newer one. A
     // stored window more than one window ahead of this clock (a clock that jumped forward) is
     // taken as the current window, so one wrong clock cannot lock a key out for longer than a window.
-    this.countRequest = db.prepare(`
-      INSERT INTO rate_windows (key_id, window_start, request_count) VALUES (?, ?, 1)
+    this.countRequests = db.prepare(`
+      INSERT INTO rate_windows (key_id, window_start, request_count) VALUES (?, ?, ?)
       ON CONFLICT (key_id) DO UPDATE SET
-        request_count = CASE WHEN excluded.window_start > window_start THEN 1 ELSE request_count + 1 END,
+        request_count = CASE WHEN excluded.window_start > window_start THEN excluded.request_count
+                             ELSE request_count + excluded.request_count END,
         window_start = CASE WHEN window_start > excluded.window_start + ${windowMs} THEN excluded.window_start
                             ELSE max(window_start, excluded.window_start) END
       RETURNING window_start, request_count`);

@@ -111,13 +111,20 @@ export class SqliteMeter implements Meter {
    */
   admit(key: KeyRecord): Promise<Admission> {
     // Its one write (the window's count) is its last statement: a failure before it leaves nothing
-    // and the statement itself is atomic, so it needs no savepoint of its own.
-    return this.#writes.enqueue(() => this.#admitNow(key), { atomic: false });
+    // and the statement itself is atomic, so it needs no savepoint of its own. The admissions of
+    // one key queued one after another are counted with one statement (#admitAll).
+    return this.#writes.enqueue(() => this.#admitNow(key), {
+      atomic: false,
+      together: { id: `admit ${key.id}`, item: key, run: (keys) => this.#admitAll(keys) },
+    });
   }
 
   /** The balance check and the charge in one conditional UPDATE; resolves after it has committed. */
   charge(request: ChargeRequest): Promise<Charge> {
-    return this.#writes.enqueue(() => this.#chargeNow(request));
+    return this.#writes.enqueue(() => this.#chargeNow(request), {
+      atomic: true,
+      together: { id: `charge ${request.key.id}`, item: request, run: (requests) => this.#chargeAll(requests) },
+    });
   }
 
   /** Settles anything still pending (if the file is free), then closes it. */
@@ -127,14 +134,28 @@ export class SqliteMeter implements Meter {
   }
 
   #admitNow(key: KeyRecord): Admission {
+    return this.#admitAll([key])[0]!;
+  }
+
+  /**
+   * Admissions of one key, in queue order: what admitting them one after another gives. The window
+   * counts them all in one statement; the n-th sees the count as it stood after it.
+   */
+  #admitAll(keys: KeyRecord[]): Admission[] {
+    const key = keys[0]!;
     const now = this.#now();
     const current = this.#sql.keyStateById.get(key.id);
     if (current === undefined || current.state !== "active") {
       const tier = current === undefined ? key.tier : tierFromColumn(current.tier);
-      return { result: "forbidden", credits_remaining: this.#balance(key.id), rate_limit: peekWindow(this.#sql.windowOf.get(key.id), tier, now) };
+      const credits = this.#balance(key.id);
+      const window = this.#sql.windowOf.get(key.id);
+      return keys.map(() => ({ result: "forbidden", credits_remaining: credits, rate_limit: peekWindow(window, tier, now) }));
     }
-    const window = this.#sql.countRequest.get(key.id, windowStartOf(now))!;
-    return admissionOf(tierFromColumn(current.tier), window, this.#balance(key.id), now);
+    const window = this.#sql.countRequests.get(key.id, windowStartOf(now), keys.length)!;
+    const tier = tierFromColumn(current.tier);
+    const credits = this.#balance(key.id);
+    const before = window.request_count - keys.length;
+    return keys.map((_, i) => admissionOf(tier, { window_start: window.window_start, request_count: before + i + 1 }, credits, now));
   }
 
   #chargeNow({ key, operation, cost, requestId }: ChargeRequest): Charge {
@@ -144,6 +165,30 @@ export class SqliteMeter implements Meter {
     if (remaining === undefined) return { result: "insufficient_credits", credits_remaining: this.#balance(key.id) };
     this.#sql.recordCharge.run(key.id, operation, -cost, requestId, new Date(this.#now()).toISOString());
     return { result: "charged", credits_remaining: remaining };
+  }
+
+  /**
+   * Charges of one key, in queue order: what charging them one after another gives. When the
+   * balance covers them all, one UPDATE takes their sum and the n-th reports the balance as it
+   * stood after it; otherwise each is charged in turn until the balance runs short.
+   */
+  #chargeAll(requests: ChargeRequest[]): Charge[] {
+    const key = requests[0]!.key;
+    const current = this.#sql.keyStateById.get(key.id);
+    if (current === undefined || current.state !== "active") {
+      const credits = this.#balance(key.id);
+      return requests.map(() => ({ result: "forbidden", credits_remaining: credits }));
+    }
+    const total = requests.reduce((sum, request) => sum + request.cost, 0);
+    const remaining = this.#sql.chargeCredits.get(total, key.id, total);
+    if (remaining === undefined) return requests.map((request) => this.#chargeNow(request));
+    const createdAt = new Date(this.#now()).toISOString();
+    let credits = remaining + total;
+    return requests.map(({ operation, cost, requestId }): Charge => {
+      credits -= cost;
+      this.#sql.recordCharge.run(key.id, operation, -cost, requestId, createdAt);
+      return { result: "charged", credits_remaining: credits };
+    });
   }
 
   #balance(keyId: string): number {
