@@ -6,6 +6,11 @@ export type KeyState = "active" | "disabled" | "revoked";
 interface KeyRow { id: string; tier: string; scopes: string; state: KeyState }
 interface WindowRow { window_start: number; request_count: number }
 
+/** Ledger rows per INSERT at most (recordCharges). */
+export const RECORD_CHARGES_MAX = 16;
+const RECORD_CHARGES = "INSERT INTO ledger (key_id, kind, operation, delta, request_id, created_at) VALUES";
+const CHARGE_ROW = "(?, 'charge', ?, ?, ?, ?)";
+
 export class MeterStatements {
   readonly keyBySecretHash: Statement<[string], KeyRow>;
   readonly dataVersion: Statement<[], number>;
@@ -16,6 +21,8 @@ export class MeterStatements {
   readonly countRequests: Statement<[string, number, number], WindowRow>;
   readonly chargeCredits: Statement<[number, string, number], number>;
   readonly recordCharge: Statement<[string, string, number, string, string]>;
+  readonly #db: MeterDatabase;
+  readonly #recordCharges: Array<Statement<unknown[]>> = [];
 
   constructor(db: MeterDatabase, windowMs: number) {
     this.keyBySecretHash = db.prepare("SELECT id, tier, scopes, state FROM keys WHERE secret_sha256 = ?");
@@ -39,8 +46,13 @@ export class MeterStatements {
         "UPDATE balances SET credits = credits - ? WHERE key_id = ? AND credits >= ? RETURNING credits",
       )
       .pluck();
-    this.recordCharge = db.prepare(`
-      INSERT INTO ledger (key_id, kind, operation, delta, request_id, created_at)
-      VALUES (?, 'charge', ?, ?, ?, ?)`);
+    this.recordCharge = db.prepare(`${RECORD_CHARGES} ${CHARGE_ROW}`);
+    this.#db = db;
+  }
+
+  /** INSERT of `rows` ledger rows (1..RECORD_CHARGES_MAX), each bound as recordCharge's five values: half the cost per row of one INSERT each. */
+  recordCharges(rows: number): Statement<unknown[]> {
+    return (this.#recordCharges[rows] ??= this.#db.prepare(`${RECORD_CHARGES} ${Array.from({ length: rows }, () => CHARGE_ROW).join(", ")}`));
   }
 }
+

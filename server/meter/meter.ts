@@ -6,7 +6,7 @@
 import { RATE_WINDOW_MS, type OperationId, type Scope, type Tier } from "../policy.ts";
 import { openMeterDatabase } from "./_database.ts";
 import { scopesFromColumn, tierFromColumn } from "./_columns.ts";
-import { MeterStatements, type KeyState } from "./_statements.ts";
+import { MeterStatements, RECORD_CHARGES_MAX, type KeyState } from "./_statements.ts";
 import { hashSecret } from "./_secret.ts";
 import { WriteQueue, type MeterObserver } from "./_queue.ts";
 import { admissionOf, peekWindow, windowStartOf } from "./_windows.ts";
@@ -183,12 +183,13 @@ export class SqliteMeter implements Meter {
     const remaining = this.#sql.chargeCredits.get(total, key.id, total);
     if (remaining === undefined) return requests.map((request) => this.#chargeNow(request));
     const createdAt = new Date(this.#now()).toISOString();
+    for (let first = 0; first < requests.length; first += RECORD_CHARGES_MAX) {
+      const rows = requests.slice(first, first + RECORD_CHARGES_MAX);
+      const values = rows.flatMap(({ operation, cost, requestId }) => [key.id, operation, -cost, requestId, createdAt]);
+      this.#sql.recordCharges(rows.length).run(...values);
+    }
     let credits = remaining + total;
-    return requests.map(({ operation, cost, requestId }): Charge => {
-      credits -= cost;
-      this.#sql.recordCharge.run(key.id, operation, -cost, requestId, createdAt);
-      return { result: "charged", credits_remaining: credits };
-    });
+    return requests.map(({ cost }): Charge => ({ result: "charged", credits_remaining: (credits -= cost) }));
   }
 
   #balance(keyId: string): number {
