@@ -14,11 +14,27 @@ export const MAX_DRAINED_BODY_BYTES = 1024 * 1024;
 const TOO_LARGE = Symbol("too large");
 const INCOMPLETE = Symbol("incomplete");
 
+/** The bytes kept of a body that was read to its end. */
+interface Bytes {
+  chunks: Uint8Array[];
+  size: number;
+}
+
+/**
+ * A POST body as received before admission (decision 20): its bytes, not yet decoded or parsed, or
+ * the problem found with it. `drain` reads on and discards a body refused from its headers alone,
+ * for when the answer is that problem (so that the connection can carry the next request).
+ */
+export type ReceivedBody = Bytes | { problem: ErrorDetail; drain?: () => Promise<void> };
+
 function _problem(message: string, code: string): ErrorDetail {
   return { path: "body", message, code };
 }
 
 const bodyTooLarge = _problem(`The body must be at most ${MAX_BODY_BYTES} bytes.`, "body_too_large");
+const incompleteBody = _problem("The body ended before it was complete.", "incomplete_body");
+const malformedJson = _problem("The body is not well-formed JSON.", "malformed_json");
+const unsupportedMediaType = _problem("The body must be sent as application/json.", "unsupported_media_type");
 
 function _isJsonMediaType(contentType: string | null): boolean {
   if (contentType === null) return false;
@@ -31,10 +47,10 @@ function _isJsonMediaType(contentType: string | null): boolean {
  * Keeps at most MAX_BODY_BYTES, reads on (discarding) up to MAX_DRAINED_BODY_BYTES, and gives up
  * beyond that, so that an endless chunked body can exhaust neither memory nor the connection.
  */
-async function _read(request: Request, keep: boolean, node: IncomingMessage | undefined): Promise<string | typeof TOO_LARGE | typeof INCOMPLETE> {
+async function _read(request: Request, keep: boolean, node: IncomingMessage | undefined): Promise<Bytes | typeof TOO_LARGE | typeof INCOMPLETE> {
   if (node !== undefined) return _readNode(node, keep);
   const stream = request.body;
-  if (stream === null) return "";
+  if (stream === null) return { chunks: [], size: 0 };
   const reader = stream.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -53,20 +69,19 @@ async function _read(request: Request, keep: boolean, node: IncomingMessage | un
     // The client went away, or the listener cut a body that arrived too slowly.
     return INCOMPLETE;
   }
-  if (size > MAX_BODY_BYTES) return TOO_LARGE;
-  return keep ? Buffer.concat(chunks).toString("utf8") : "";
+  return size > MAX_BODY_BYTES ? TOO_LARGE : { chunks, size };
 }
 
 /**
  * The same bounds, on node:http's own request: about 80 µs less per request than through the web
  * stream that the Request wraps around it (a 402 search, bench section `refused`).
  */
-function _readNode(request: IncomingMessage, keep: boolean): Promise<string | typeof TOO_LARGE | typeof INCOMPLETE> {
+function _readNode(request: IncomingMessage, keep: boolean): Promise<Bytes | typeof TOO_LARGE | typeof INCOMPLETE> {
   if (request.complete && request.readableFlowing !== true) return Promise.resolve(_readBuffered(request, keep));
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    const finish = (result: string | typeof TOO_LARGE | typeof INCOMPLETE) => {
+    const finish = (result: Bytes | typeof TOO_LARGE | typeof INCOMPLETE) => {
       request.off("data", onData).off("end", onEnd).off("error", onAbort).off("close", onAbort);
       resolve(result);
     };
@@ -80,12 +95,11 @@ function _readNode(request: IncomingMessage, keep: boolean): Promise<string | ty
         chunks.push(chunk);
       }
     };
-    // One chunk (the usual case on loopback and for small bodies) is decoded without a copy.
-    const onEnd = () => finish(size > MAX_BODY_BYTES ? TOO_LARGE : !keep ? "" : chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks, size).toString("utf8"));
+    const onEnd = () => finish(size > MAX_BODY_BYTES ? TOO_LARGE : { chunks, size });
     // The client went away, or the listener cut a body that arrived too slowly.
     const onAbort = () => finish(INCOMPLETE);
     if (request.complete && request.readableEnded) {
-      resolve("");
+      resolve({ chunks: [], size: 0 });
       return;
     }
     request.on("data", onData).on("end", onEnd).on("error", onAbort).on("close", onAbort);
@@ -94,51 +108,55 @@ function _readNode(request: IncomingMessage, keep: boolean): Promise<string | ty
 
 /**
  * A body that arrived whole before the pipeline asked for it (the usual case: it came with the
- * headers while the key and admission steps awaited the meter) sits in the request's buffer: it
- * is taken at once, without listeners, flowing mode and the ticks they cost.
+ * headers) sits in the request's buffer: it is taken at once, without listeners, flowing mode and
+ * the ticks they cost.
  */
-function _readBuffered(request: IncomingMessage, keep: boolean): string | typeof TOO_LARGE {
+function _readBuffered(request: IncomingMessage, keep: boolean): Bytes | typeof TOO_LARGE {
   const chunks: Buffer[] = [];
   let size = 0;
   for (let chunk = request.read() as Buffer | null; chunk !== null; chunk = request.read() as Buffer | null) {
     size += chunk.length;
     if (keep && size <= MAX_BODY_BYTES) chunks.push(chunk);
   }
-  if (size > MAX_BODY_BYTES) return TOO_LARGE;
-  return !keep ? "" : chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks, size).toString("utf8");
+  return size > MAX_BODY_BYTES ? TOO_LARGE : { chunks, size };
 }
 
-/** A body refused before reading: drained when small enough, else left for the listener to close. */
-async function _refuse(request: Request, node: IncomingMessage | undefined, problem: ErrorDetail, problems: ErrorDetail[]): Promise<undefined> {
-  problems.push(problem);
+/** A body refused from its headers: drained when small enough, else left for the listener to close. */
+function _refused(request: Request, node: IncomingMessage | undefined, problem: ErrorDetail): ReceivedBody {
   const declared = request.headers.get("content-length");
-  if (declared === null || Number(declared) <= MAX_DRAINED_BODY_BYTES) await _read(request, false, node);
-  return undefined;
+  if (declared !== null && !(Number(declared) <= MAX_DRAINED_BODY_BYTES)) return { problem };
+  return { problem, drain: async () => void (await _read(request, false, node)) };
 }
 
 /**
- * The parsed body, or undefined with the problems pushed onto `problems`. On node:http, `node` is
- * the IncomingMessage behind `request`: its body is read from there.
+ * Receives a JSON body: its headers checked, its bytes read (at most MAX_BODY_BYTES kept). Nothing
+ * is decoded or parsed here: that is validation, which runs only for an admitted request
+ * (parseJsonBody). On node:http, `node` is the IncomingMessage behind `request`: the body is read
+ * from there.
  */
-export async function readJsonBody(request: Request, problems: ErrorDetail[], node?: IncomingMessage): Promise<unknown> {
-  if (!_isJsonMediaType(request.headers.get("content-type"))) {
-    return _refuse(request, node, _problem("The body must be sent as application/json.", "unsupported_media_type"), problems);
-  }
+export async function receiveJsonBody(request: Request, node?: IncomingMessage): Promise<ReceivedBody> {
+  if (!_isJsonMediaType(request.headers.get("content-type"))) return _refused(request, node, unsupportedMediaType);
   const declared = request.headers.get("content-length");
-  if (declared !== null && Number(declared) > MAX_BODY_BYTES) return _refuse(request, node, bodyTooLarge, problems);
-  const text = await _read(request, true, node);
-  if (text === TOO_LARGE) {
-    problems.push(bodyTooLarge);
+  if (declared !== null && Number(declared) > MAX_BODY_BYTES) return _refused(request, node, bodyTooLarge);
+  const bytes = await _read(request, true, node);
+  if (bytes === TOO_LARGE) return { problem: bodyTooLarge };
+  if (bytes === INCOMPLETE) return { problem: incompleteBody };
+  return bytes;
+}
+
+/** The parsed body, or undefined with its problem pushed onto `problems`. */
+export function parseJsonBody(body: ReceivedBody, problems: ErrorDetail[]): unknown {
+  if ("problem" in body) {
+    problems.push(body.problem);
     return undefined;
   }
-  if (text === INCOMPLETE) {
-    problems.push(_problem("The body ended before it was complete.", "incomplete_body"));
-    return undefined;
-  }
+  // One chunk (the usual case on loopback and for small bodies) is decoded without a copy.
+  const { chunks, size } = body;
+  const text = chunks.length === 1 ? Buffer.from(chunks[0]!.buffer, chunks[0]!.byteOffset, size).toString("utf8") : Buffer.concat(chunks, size).toString("utf8");
   try {
     return JSON.parse(text) as unknown;
   } catch {
-    problems.push(_problem("The body is not well-formed JSON.", "malformed_json"));
+    problems.push(malformedJson);
     return undefined;
   }
 }

@@ -1,19 +1,21 @@
 // The request pipeline, in the check order of product decision 3, with admission before work
-// (decision 20): key (401/403) → route (404) → scope (403) → admission: the window counted and the
-// balance read in the meter (429) → validation (422) → balance against cost (402) → the operation
-// (404 or its data) → the charge committed (402 if the balance moved meanwhile) → the 200.
-// A 429 reads nothing of the request beyond its route; a 402 runs only the request's validation,
-// which input limits bound (query parameters, body size, details), so that it can still be a 422.
+// (decision 20): key (401/403) → route (404) → scope (403) → the meter's settle: admission (key state
+// again, the window counted, the balance read: 403/429) → validation (422) → balance against cost
+// (402) → the operation (404 or its data) → the charge committed → the 200. With the SQLite meter
+// all of settle is one job of the meter's per-turn transaction; with PostgreSQL, two round trips.
+// A 429 reads nothing of the request beyond its route (a POST body is received, not decoded or
+// parsed); a 402 runs only the request's validation, which input limits bound (query parameters,
+// body size, details), so that it can still be a 422.
 import type { IncomingMessage } from "node:http";
 import type { H3Event } from "h3";
 import { ApiError, type ErrorDetail } from "./errors.ts";
-import type { Admission, KeyRecord, Meter } from "./meter/meter.ts";
+import type { Admission, Decision, KeyRecord, Meter, Settlement } from "./meter/meter.ts";
 import type { Caller, OperationHandler } from "./operations/_operation.ts";
 import { operationPolicy, type Scope } from "./policy.ts";
 import type { Route } from "./routes.ts";
-import { readJsonBody } from "./_body.ts";
+import { parseJsonBody, receiveJsonBody, type ReceivedBody } from "./_body.ts";
 import { dataValue } from "./_json-text.ts";
-import { readParams, readQuery, type RawRequest } from "./_request.ts";
+import { readParams, readQuery } from "./_request.ts";
 import type { Logger } from "./log.ts";
 import type { RequestTrace } from "./_observe.ts";
 import { respondData, respondError, type Metering } from "./_respond.ts";
@@ -90,9 +92,14 @@ export class Pipeline {
       // h3 answers HEAD with the GET route; HEAD is not a method of this API.
       if (event.req.method !== served.route.method) return await this.refuse(trace, key, routeNotFound);
       if (served.scope !== null && !key.scopes.has(served.scope)) return await this.refuse(trace, key, missingScope);
-      const admission = await this.#deps.meter.admit(key);
-      if (admission.result !== "admitted") return this.#error(trace, admission.result === "forbidden" ? keyNotActive : rateLimited, admission);
-      return await this.#admitted(event, served, rawParams, key, admission, trace);
+      // Only received here, not decoded or parsed: a 429 does no work on it (decision 20).
+      const body = served.route.method === "POST" ? await receiveJsonBody(event.req as unknown as Request, event.runtime?.node?.req as IncomingMessage | undefined) : undefined;
+      const search = event.url.search;
+      const settlement = await this.#deps.meter.settle({
+        key, operation: served.route.operation, requestId: trace.requestId,
+        work: (admission) => this.#work(served, rawParams, search, body, key, admission),
+      });
+      return await this.#answer(trace, served, settlement, body);
     } catch (error) {
       this.#deps.logger.error({ err: error, request_id: trace.requestId, operation: served.route.operation }, "unexpected error");
       const metering = known === undefined ? {} : await _safeStatus(this.#deps.meter, known);
@@ -100,50 +107,54 @@ export class Pipeline {
     }
   }
 
-  /** Steps 6-9 for a counted request: 422, 402, the operation (404 or data), the charge. */
-  async #admitted(
-    event: H3Event, served: ServedRoute, rawParams: Record<string, string> | undefined,
-    key: KeyRecord, admission: Admission, trace: RequestTrace,
-  ): Promise<Response> {
+  /**
+   * Steps 6-8 for an admitted request, inside the meter's settle: 422, 402, then the operation (404
+   * or its data) and what it costs. Synchronous and without side effects (the meter may run it again).
+   */
+  #work(
+    served: ServedRoute, rawParams: Record<string, string> | undefined, search: string, body: ReceivedBody | undefined,
+    key: KeyRecord, admission: Admission,
+  ): Decision<Answer> {
     const problems: ErrorDetail[] = [];
-    const raw = await this.#read(event, served, rawParams, problems);
-    if (raw === undefined) return this.#error(trace, new ApiError("INVALID_REQUEST", undefined, problems), admission);
-    const validation = served.handler.validate(raw, problems);
-    if (!validation.valid) return this.#error(trace, validation.error, admission);
-    if (admission.credits_remaining < served.cost) return this.#error(trace, insufficientCredits, admission);
-
+    const params = readParams(rawParams, problems);
+    const query = readQuery(search, problems);
+    // A query or body that cannot be read at all has no fields to check: report it with the rest.
+    if (query === undefined) return _free(new ApiError("INVALID_REQUEST", undefined, problems));
+    const parsedBody = body === undefined ? undefined : parseJsonBody(body, problems);
+    if (body !== undefined && parsedBody === undefined) return _free(new ApiError("INVALID_REQUEST", undefined, problems));
+    const validation = served.handler.validate(body === undefined ? { params, query } : { params, query, body: parsedBody }, problems);
+    if (!validation.valid) return _free(validation.error);
+    if (admission.credits_remaining < served.cost) return _free(insufficientCredits);
     const caller: Caller = { id: key.id, tier: admission.rate_limit.tier, scopes: key.scopes, credits_remaining: admission.credits_remaining, rate_limit: admission.rate_limit };
     const result = served.handler.run(validation.request, caller);
-    if (result.outcome !== "ok") return this.#error(trace, result.error, admission);
+    if (result.outcome !== "ok") return _free(result.error);
     this.#checkResponse(served, result.data);
-    const requestId = trace.requestId;
-    if (served.cost === 0) return respondData(requestId, result.data, { ...admission, credits_used: 0 }, this.#deps.now());
+    return { value: { data: result.data }, cost: served.cost };
+  }
 
-    const charge = await this.#deps.meter.charge({ key, operation: served.route.operation, cost: served.cost, requestId });
+  /** The response to a settled request: the refusal, the work's error, or its data with the charge. */
+  async #answer(trace: RequestTrace, served: ServedRoute, settlement: Settlement<Answer>, body: ReceivedBody | undefined): Promise<Response> {
+    const { admission } = settlement;
+    if (settlement.outcome === "refused") return this.#error(trace, admission.result === "forbidden" ? keyNotActive : rateLimited, admission);
+    if (settlement.outcome === "failed") throw settlement.error;
+    const { value, charge } = settlement;
+    if ("error" in value) {
+      // A body refused from its headers is read on (discarded) before its 422, as decision 6 keeps the connection.
+      if (value.error.code === "INVALID_REQUEST" && body !== undefined && "drain" in body) await body.drain?.();
+      return this.#error(trace, value.error, admission);
+    }
+    const requestId = trace.requestId;
+    if (charge === undefined) return respondData(requestId, value.data, { ...admission, credits_used: 0 }, this.#deps.now());
     const metering = { credits_remaining: charge.credits_remaining, rate_limit: admission.rate_limit };
     switch (charge.result) {
       case "charged":
         trace.creditsUsed = served.cost;
-        return respondData(requestId, result.data, { ...metering, credits_used: served.cost }, this.#deps.now());
+        return respondData(requestId, value.data, { ...metering, credits_used: served.cost }, this.#deps.now());
       case "forbidden":
         return this.#error(trace, keyNotActive, metering);
       case "insufficient_credits":
         return this.#error(trace, insufficientCredits, metering);
     }
-  }
-
-  /** Path parameters, query and (POST) body; undefined when the query or body cannot be read at all. */
-  async #read(event: H3Event, served: ServedRoute, rawParams: Record<string, string> | undefined, problems: ErrorDetail[]): Promise<RawRequest | undefined> {
-    const params = readParams(rawParams, problems);
-    const query = readQuery(event.url.search, problems);
-    if (query === undefined) return undefined;
-    if (served.route.method !== "POST") return { params, query };
-    const bodyProblems: ErrorDetail[] = [];
-    const body = await readJsonBody(event.req as unknown as Request, bodyProblems, event.runtime?.node?.req as IncomingMessage | undefined);
-    // A body that cannot be read has no fields to check: report it with the other request problems.
-    if (bodyProblems.length === 0) return { params, query, body };
-    problems.push(...bodyProblems);
-    return undefined;
   }
 
   #checkResponse(served: ServedRoute, data: unknown): void {
@@ -159,6 +170,13 @@ export class Pipeline {
     trace.code = error.code;
     return respondError(trace.requestId, error, metering, this.#deps.now());
   }
+}
+
+/** What the work of an admitted request decided: its data, or the error to answer (charged nothing). */
+type Answer = { data: unknown } | { error: ApiError };
+
+function _free(error: ApiError): Decision<Answer> {
+  return { value: { error }, cost: 0 };
 }
 
 function _isKey(value: KeyRecord | Response): value is KeyRecord {

@@ -32,7 +32,7 @@ export class Metrics {
     labelNames: ["reason"] as const, registers: [this.registry],
   });
   readonly meterBatchSize = new Histogram({
-    name: "cei_meter_batch_jobs", help: "Admissions and charges committed together in one meter transaction.",
+    name: "cei_meter_batch_jobs", help: "Requests settled (admitted, worked and charged) together in one meter transaction.",
     buckets: BATCH_SIZE_BUCKETS, registers: [this.registry],
   });
   readonly meterBatchDuration = new Histogram({

@@ -1,8 +1,7 @@
 // The meter's writes: every job queued during one event-loop turn runs in one BEGIN IMMEDIATE
-// transaction, each job in its own savepoint (a job that throws fails alone) unless its only write
-// is its last statement. Consecutive jobs that say they can run together (the admissions, or the
-// charges, of one key) run as one job, in one savepoint: as if run one after another, with one
-// statement per write instead of one per request; if that throws, each runs alone as before.
+// transaction, each job in its own savepoint (a job that throws fails alone). Consecutive jobs that
+// can run together (the requests of one key) run as one job, in one savepoint: as if run one after
+// another, with one statement per write instead of one per request; if that throws, each runs alone.
 // When another process
 // holds the write lock, SQLite waits at most BUSY_WAIT_MS (blocking), then the batch is retried
 // from a timer with backoff, so the event loop keeps serving answers that need no lock; a job that
@@ -24,8 +23,9 @@ export class MeterBusyError extends Error {
 }
 
 /**
- * Jobs queued one after another with the same `id` may run as one: `run` gets their items in queue
- * order and returns each one's value, exactly what running them one after another would give.
+ * A job: `run` gets the items of the jobs queued one after another with the same `id` (one item, or
+ * several), in queue order, and returns each one's value, exactly what running them one after
+ * another would give.
  */
 export interface Together<I> {
   id: string;
@@ -34,10 +34,7 @@ export interface Together<I> {
 }
 
 interface Job {
-  run: () => unknown;
-  /** In a savepoint of its own, so that a job that throws half-way leaves nothing behind. */
-  atomic: boolean;
-  together: Together<unknown> | undefined;
+  together: Together<unknown>;
   resolve: (value: never) => void;
   reject: (error: unknown) => void;
   deadline: number;
@@ -64,7 +61,6 @@ export class WriteQueue {
     this.#observer = observer;
     db.pragma(`busy_timeout = ${BUSY_WAIT_MS}`);
     // A nested db.transaction is a SAVEPOINT: rolled back alone when its job throws.
-    const one = db.transaction((job: Job) => job.run());
     const group = db.transaction((together: Together<unknown>, items: unknown[]) => {
       const values = together.run(items);
       if (values.length !== items.length) throw new Error(`${together.id}: ${values.length} values for ${items.length} jobs`);
@@ -72,7 +68,7 @@ export class WriteQueue {
     });
     const alone = (job: Job): Outcome => {
       try {
-        return { ok: true, value: job.atomic ? one(job) : job.run() };
+        return { ok: true, value: group(job.together, [job.together.item])[0] };
       } catch (error) {
         return { ok: false, error };
       }
@@ -82,11 +78,11 @@ export class WriteQueue {
       for (let i = 0; i < jobs.length; ) {
         const together = jobs[i]!.together;
         let end = i + 1;
-        while (together !== undefined && end < jobs.length && jobs[end]!.together?.id === together.id) end++;
+        while (end < jobs.length && jobs[end]!.together.id === together.id) end++;
         if (end - i > 1) {
           const members = jobs.slice(i, end);
           try {
-            for (const value of group(together!, members.map((job) => job.together!.item))) outcomes.push({ ok: true, value });
+            for (const value of group(together, members.map((job) => job.together.item))) outcomes.push({ ok: true, value });
           } catch {
             for (const job of members) outcomes.push(alone(job));
           }
@@ -101,15 +97,11 @@ export class WriteQueue {
     this.#batch = all.immediate;
   }
 
-  /**
-   * `atomic: false` is for a job whose only write is its last statement: a failure cannot leave it
-   * half done. `together` lets it run as one with the jobs queued right before and after it that
-   * have the same id (see Together).
-   */
-  enqueue<T, I = never>(run: () => T, options: { atomic: boolean; together?: Together<I> } = { atomic: true }): Promise<T> {
+  /** Runs as one with the jobs queued right before and after it that have the same id (see Together). */
+  enqueue<T, I>(together: Together<I>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.#pending.push({
-        run, atomic: options.atomic, together: options.together as Together<unknown> | undefined,
+        together: together as Together<unknown>,
         resolve: resolve as (value: never) => void, reject, deadline: performance.now() + METER_WAIT_LIMIT_MS,
       });
       if (!this.#scheduled && this.#retryTimer === undefined) {

@@ -20,7 +20,6 @@ export class MeterStatements {
   /** Counts `requests` (one, or the admissions of one key in one batch) in the key's window. */
   readonly countRequests: Statement<[string, number, number], WindowRow>;
   readonly chargeCredits: Statement<[number, string, number], number>;
-  readonly recordCharge: Statement<[string, string, number, string, string]>;
   readonly #db: MeterDatabase;
   readonly #recordCharges: Array<Statement<unknown[]>> = [];
 
@@ -46,11 +45,10 @@ export class MeterStatements {
         "UPDATE balances SET credits = credits - ? WHERE key_id = ? AND credits >= ? RETURNING credits",
       )
       .pluck();
-    this.recordCharge = db.prepare(`${RECORD_CHARGES} ${CHARGE_ROW}`);
     this.#db = db;
   }
 
-  /** INSERT of `rows` ledger rows (1..RECORD_CHARGES_MAX), each bound as recordCharge's five values: half the cost per row of one INSERT each. */
+  /** INSERT of `rows` ledger rows (1..RECORD_CHARGES_MAX), five values each (key_id, operation, delta, request_id, created_at): half the cost per row of one INSERT each. */
   recordCharges(rows: number): Statement<unknown[]> {
     return (this.#recordCharges[rows] ??= this.#db.prepare(`${RECORD_CHARGES} ${Array.from({ length: rows }, () => CHARGE_ROW).join(", ")}`));
   }

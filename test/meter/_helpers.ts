@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openMeterDatabase } from "../../server/meter/_database.ts";
 import { createKey, type CreatedKey } from "../../server/meter/keys.ts";
+import type { KeyRecord, Meter, Settlement } from "../../server/meter/meter.ts";
 import type { Scope, Tier } from "../../server/policy.ts";
 
 /** 2026-11-21T18:29:10.250Z: inside the window that ends at 18:30:00.000Z. */
@@ -46,4 +47,26 @@ export function inspect(file: string): {
     ledgerSum: (keyId) => db.prepare("SELECT coalesce(sum(delta), 0) FROM ledger WHERE key_id = ?").pluck().get(keyId) as number,
     close: () => db.close(),
   };
+}
+
+/**
+ * A request as the pipeline settles it: its work asks for `cost` when the balance it is given
+ * covers it, and answers 402 (costing nothing) otherwise.
+ */
+export function settleRequest(meter: Meter, key: KeyRecord, cost: number, requestId: string): Promise<Settlement<"ok" | "402">> {
+  return meter.settle({
+    key, operation: "search_entities", requestId,
+    work: (admission) => (admission.credits_remaining < cost ? { value: "402", cost: 0 } : { value: "ok", cost }),
+  });
+}
+
+/** What the caller of a settled request was answered: its status and the balance it was told. */
+export function answerOf(settlement: Settlement<unknown>): { status: 200 | 402 | 403 | 429 | 500; credits_remaining: number } {
+  const { admission } = settlement;
+  if (settlement.outcome === "refused") return { status: admission.result === "forbidden" ? 403 : 429, credits_remaining: admission.credits_remaining };
+  if (settlement.outcome === "failed") return { status: 500, credits_remaining: admission.credits_remaining };
+  const { charge } = settlement;
+  if (charge === undefined) return { status: settlement.value === "402" ? 402 : 200, credits_remaining: admission.credits_remaining };
+  const status = charge.result === "charged" ? 200 : charge.result === "forbidden" ? 403 : 402;
+  return { status, credits_remaining: charge.credits_remaining };
 }

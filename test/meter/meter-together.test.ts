@@ -1,25 +1,26 @@
-// The admissions (or charges) of one key queued one after another run as one job in the meter's
-// batch (server/meter/_queue.ts, "Together"). Whatever the mix, the answers, the ledger and the
-// balances must be exactly those of running every request alone, one after another.
+// The requests of one key queued one after another settle as one job in the meter's batch
+// (server/meter/_queue.ts, "Together"; server/meter/meter.ts, #settleAll). Whatever the mix, the
+// answers, the ledger and the balances must be exactly those of settling every request alone, one
+// after another.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { SqliteMeter, type Admission, type Charge, type KeyRecord } from "../../server/meter/meter.ts";
-import type { OperationId } from "../../server/policy.ts";
-import { T0, inspect, issueKey, tempDir } from "./_helpers.ts";
+import { SqliteMeter, type KeyRecord, type Settlement } from "../../server/meter/meter.ts";
+import { T0, answerOf, inspect, issueKey, settleRequest, tempDir } from "./_helpers.ts";
 
-interface Step { kind: "admit" | "charge"; key: 0 | 1; cost: number }
+/** `free`: a request that costs nothing (GET /v1/key); `fails`: its work throws. */
+interface Step { kind: "charged" | "free" | "fails"; key: 0 | 1; cost: number }
 
 const stepArb: fc.Arbitrary<Step> = fc.record({
-  kind: fc.constantFrom("admit" as const, "charge" as const),
+  kind: fc.constantFrom("charged" as const, "charged" as const, "free" as const, "fails" as const),
   key: fc.constantFrom(0 as const, 1 as const),
   cost: fc.integer({ min: 1, max: 5 }),
 });
-// Runs of the same key and kind are what gets grouped: make long runs likely.
+// Runs of the same key are what gets grouped: make long runs likely.
 const stepsArb = fc.array(fc.tuple(stepArb, fc.integer({ min: 1, max: 25 })), { minLength: 1, maxLength: 8 })
   .map((runs) => runs.flatMap(([step, times]) => Array.from({ length: times }, () => step)));
 
 interface Run {
-  answers: Array<Admission | Charge>;
+  answers: Array<ReturnType<typeof answerOf> & { remaining: number }>;
   ledgers: unknown[][];
   credits: number[];
   batches: number[];
@@ -33,15 +34,27 @@ async function play(steps: readonly Step[], credits: readonly [number, number], 
   const meter = SqliteMeter.open(file, { now: () => T0, observer: { batch: (jobs) => batches.push(jobs), failed: () => undefined } });
   try {
     const keys = secrets.map((secret) => meter.findKey(secret)!) as [KeyRecord, KeyRecord];
-    const send = (step: Step, i: number) =>
-      step.kind === "admit"
-        ? meter.admit(keys[step.key])
-        : meter.charge({ key: keys[step.key], operation: "search_entities" as OperationId, cost: step.cost, requestId: `req_${i}` });
-    const answers: Array<Admission | Charge> = [];
-    if (together) answers.push(...(await Promise.all(steps.map(send))));
-    else for (const [i, step] of steps.entries()) answers.push(await send(step, i));
+    const send = (step: Step, i: number): Promise<Settlement<unknown>> => {
+      const key = keys[step.key];
+      if (step.kind === "charged") return settleRequest(meter, key, step.cost, `req_${i}`);
+      return meter.settle({
+        key, operation: "get_key", requestId: `req_${i}`,
+        work: () => {
+          if (step.kind === "fails") throw new Error("the work failed");
+          return { value: "ok", cost: 0 };
+        },
+      });
+    };
+    const settlements: Array<Settlement<unknown>> = [];
+    if (together) settlements.push(...(await Promise.all(steps.map(send))));
+    else for (const [i, step] of steps.entries()) settlements.push(await send(step, i));
     const view = inspect(file);
-    const run = { answers, ledgers: keys.map((k) => view.ledger(k.id)), credits: keys.map((k) => view.credits(k.id)), batches };
+    const run = {
+      answers: settlements.map((s) => ({ ...answerOf(s), remaining: s.admission.rate_limit.remaining })),
+      ledgers: keys.map((k) => view.ledger(k.id)),
+      credits: keys.map((k) => view.credits(k.id)),
+      batches,
+    };
     view.close();
     return run;
   } finally {
@@ -50,8 +63,8 @@ async function play(steps: readonly Step[], credits: readonly [number, number], 
   }
 }
 
-describe("Meter: a key's admissions and charges queued together", () => {
-  it("answer, charge and count exactly as when each runs alone, one after another", async () => {
+describe("Meter: a key's requests settled together", () => {
+  it("answer, charge and count exactly as when each settles alone, one after another", async () => {
     await fc.assert(
       fc.asyncProperty(stepsArb, fc.tuple(fc.integer({ min: 0, max: 60 }), fc.integer({ min: 0, max: 60 })), async (steps, credits) => {
         const grouped = await play(steps, credits, true);
@@ -67,22 +80,24 @@ describe("Meter: a key's admissions and charges queued together", () => {
     );
   });
 
-  it("charges of one key report the balance after each, in queue order, and count each request in the window", async () => {
+  it("requests of one key report the balance after each charge, in queue order, and count each request in the window", async () => {
     const run = await play([
-      ...Array.from({ length: 3 }, () => ({ kind: "admit" as const, key: 0 as const, cost: 1 })),
-      ...Array.from({ length: 3 }, () => ({ kind: "charge" as const, key: 0 as const, cost: 3 })),
-      { kind: "admit", key: 1, cost: 1 },
-      { kind: "charge", key: 0, cost: 3 },
+      ...Array.from({ length: 3 }, () => ({ kind: "free" as const, key: 0 as const, cost: 1 })),
+      ...Array.from({ length: 3 }, () => ({ kind: "charged" as const, key: 0 as const, cost: 3 })),
+      { kind: "free", key: 1, cost: 1 },
+      { kind: "charged", key: 0, cost: 3 },
     ], [10, 0], true);
     expect(run.batches).toEqual([8]);
-    expect(run.answers.slice(0, 3).map((a) => (a as Admission).rate_limit.remaining)).toEqual([59, 58, 57]);
-    expect(run.answers.slice(3, 6)).toEqual([
-      { result: "charged", credits_remaining: 7 },
-      { result: "charged", credits_remaining: 4 },
-      { result: "charged", credits_remaining: 1 },
+    expect(run.answers).toEqual([
+      { status: 200, credits_remaining: 10, remaining: 59 },
+      { status: 200, credits_remaining: 10, remaining: 58 },
+      { status: 200, credits_remaining: 10, remaining: 57 },
+      { status: 200, credits_remaining: 7, remaining: 56 },
+      { status: 200, credits_remaining: 4, remaining: 55 },
+      { status: 200, credits_remaining: 1, remaining: 54 },
+      { status: 200, credits_remaining: 0, remaining: 59 },
+      { status: 402, credits_remaining: 1, remaining: 53 },
     ]);
-    expect(run.answers[6]).toMatchObject({ result: "admitted", credits_remaining: 0, rate_limit: { remaining: 59 } });
-    expect(run.answers[7]).toEqual({ result: "insufficient_credits", credits_remaining: 1 });
     const charges = run.ledgers[0]!.filter((row) => (row as { kind: string }).kind === "charge");
     expect(charges.map((row) => (row as { request_id: string }).request_id)).toEqual(["req_3", "req_4", "req_5"]);
     expect(run.credits[0]).toBe(1);

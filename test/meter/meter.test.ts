@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openMeterDatabase } from "../../server/meter/_database.ts";
 import { disableKey, revokeKey, setKeyTier } from "../../server/meter/keys.ts";
-import { SqliteMeter, MeterBusyError, type Admission, type Charge, type KeyRecord } from "../../server/meter/meter.ts";
+import { SqliteMeter, MeterBusyError, type Admission, type KeyRecord, type Settlement } from "../../server/meter/meter.ts";
 import { tierRateLimits } from "../../server/policy.ts";
-import { T0, inspect, issueKey, tempDir, type TempDir } from "./_helpers.ts";
+import { T0, answerOf, inspect, issueKey, settleRequest, tempDir, type TempDir } from "./_helpers.ts";
 
 let dir: TempDir;
 let file: string;
@@ -28,14 +28,13 @@ function keyWith(credits: number, tier: "free" | "internal" = "free"): { secret:
 }
 
 let requestCounter = 0;
-function charge(key: KeyRecord, cost = 2): Promise<Charge> {
-  return meter.charge({ key, operation: "search_entities", cost, requestId: `req_${++requestCounter}` });
+/** A request as the pipeline settles it: charged `cost` when the balance its work is given covers it. */
+function request(key: KeyRecord, cost = 2): Promise<Settlement<"ok" | "402">> {
+  return settleRequest(meter, key, cost, `req_${++requestCounter}`);
 }
-/** A request as the pipeline makes it: admitted, then charged when admitted with enough credits. */
-async function request(key: KeyRecord, cost = 2): Promise<Admission | Charge> {
-  const admission = await meter.admit(key);
-  if (admission.result !== "admitted" || admission.credits_remaining < cost) return admission;
-  return charge(key, cost);
+/** A request that costs nothing (GET /v1/key): its admission. */
+async function admit(key: KeyRecord): Promise<Admission> {
+  return (await meter.settle({ key, operation: "get_key", requestId: `req_${++requestCounter}`, work: () => ({ value: "ok", cost: 0 }) })).admission;
 }
 
 function changeKey(change: (db: ReturnType<typeof openMeterDatabase>) => void): void {
@@ -56,36 +55,57 @@ describe("Meter.findKey", () => {
     expect(meter.findKey("")).toBeUndefined();
   });
 
-  it("sees a revocation made by another connection on the very next call", () => {
+  it("sees a revocation made by another connection from the next event-loop turn on", async () => {
     const { secret, key } = keyWith(10);
     const other = SqliteMeter.open(file, { now });
     expect(other.findKey(secret)?.state).toBe("active");
     changeKey((db) => revokeKey(db, key.id, T0));
+    // Within the turn the cached key stands (settle() reads the state again: see below) ...
+    expect(other.findKey(secret)?.state).toBe("active");
+    await new Promise((resolve) => setImmediate(resolve));
+    // ... and from the next turn on the change is seen, by every connection.
     expect(other.findKey(secret)?.state).toBe("revoked");
     expect(meter.findKey(secret)?.state).toBe("revoked");
     other.close();
+  });
+
+  it("sees a key created after its secret was first tried", async () => {
+    expect(meter.findKey("cei_not_yet")).toBeUndefined();
+    const { secret } = keyWith(10);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(meter.findKey(secret)?.state).toBe("active");
   });
 });
 
 const WINDOW_1 = { limit: 60, remaining: 59, reset_at: "2026-11-21T18:30:00.000Z", tier: "free" };
 
-describe("Meter.admit and Meter.charge", () => {
-  it("admit counts the request and reads the balance; charge takes the cost and writes one ledger row", async () => {
+describe("Meter.settle", () => {
+  it("counts the request, reads the balance, runs the work with them and charges its cost with one ledger row", async () => {
     const { key } = keyWith(10);
-    expect(await meter.admit(key)).toEqual({ result: "admitted", credits_remaining: 10, rate_limit: WINDOW_1 });
-    expect(await charge(key)).toEqual({ result: "charged", credits_remaining: 8 });
+    const seen: Admission[] = [];
+    const settlement = await meter.settle({
+      key, operation: "search_entities", requestId: "req_one",
+      work: (admission) => {
+        seen.push(admission);
+        return { value: "data", cost: 2 };
+      },
+    });
+    expect(seen).toEqual([{ result: "admitted", credits_remaining: 10, rate_limit: WINDOW_1 }]);
+    expect(settlement).toEqual({
+      outcome: "answered", admission: seen[0], value: "data", charge: { result: "charged", credits_remaining: 8 },
+    });
     const view = inspect(file);
     expect(view.credits(key.id)).toBe(8);
     expect(view.ledger(key.id)).toEqual([
       { kind: "top_up", operation: null, delta: 10, request_id: null },
-      { kind: "charge", operation: "search_entities", delta: -2, request_id: `req_${requestCounter}` },
+      { kind: "charge", operation: "search_entities", delta: -2, request_id: "req_one" },
     ]);
     view.close();
   });
 
   it("resolves only after the charge is committed (visible to another connection)", async () => {
     const { key } = keyWith(10);
-    const charged = charge(key);
+    const charged = request(key);
     const view = inspect(file);
     expect(view.credits(key.id)).toBe(10);
     await charged;
@@ -93,22 +113,38 @@ describe("Meter.admit and Meter.charge", () => {
     view.close();
   });
 
-  it("a charge above the balance is refused and writes nothing", async () => {
+  it("a work that costs nothing is counted and charged nothing; one that costs more than the balance is charged nothing", async () => {
     const { key } = keyWith(1);
-    expect(await charge(key)).toEqual({ result: "insufficient_credits", credits_remaining: 1 });
+    expect(await admit(key)).toEqual({ result: "admitted", credits_remaining: 1, rate_limit: WINDOW_1 });
+    const greedy = await meter.settle({ key, operation: "search_entities", requestId: "req_greedy", work: () => ({ value: "data", cost: 2 }) });
+    expect(greedy).toMatchObject({ outcome: "answered", charge: { result: "insufficient_credits", credits_remaining: 1 } });
+    expect(meter.status(key)).toEqual({ credits_remaining: 1, rate_limit: { ...WINDOW_1, remaining: 58 } });
     const view = inspect(file);
     expect(view.ledger(key.id)).toHaveLength(1);
     view.close();
   });
 
+  it("requests of one turn: each work is given the balance the charges before it left", async () => {
+    const { key } = keyWith(10);
+    const answers = await Promise.all([request(key, 6), request(key, 6), request(key, 4)]);
+    expect(answers.map(answerOf)).toEqual([
+      { status: 200, credits_remaining: 4 },
+      { status: 402, credits_remaining: 4 },
+      { status: 200, credits_remaining: 0 },
+    ]);
+    expect(answers.map((a) => a.admission.rate_limit.remaining)).toEqual([59, 58, 57]);
+  });
+
   it.each([["disabled", disableKey], ["revoked", revokeKey]] as const)(
-    "a key %s after lookup → forbidden at admission and at charge, not counted, nothing charged",
+    "a key %s after lookup → refused as forbidden, the work never runs, not counted, nothing charged",
     async (_state, change) => {
       const { key } = keyWith(10);
       await request(key);
       changeKey((db) => change(db, key.id, T0));
-      expect(await meter.admit(key)).toEqual({ result: "forbidden", credits_remaining: 8, rate_limit: WINDOW_1 });
-      expect(await charge(key)).toEqual({ result: "forbidden", credits_remaining: 8 });
+      let ran = false;
+      const settlement = await meter.settle({ key, operation: "search_entities", requestId: "req_late", work: () => ((ran = true), { value: "data", cost: 2 }) });
+      expect(settlement).toEqual({ outcome: "refused", admission: { result: "forbidden", credits_remaining: 8, rate_limit: WINDOW_1 } });
+      expect(ran).toBe(false);
       const view = inspect(file);
       expect(view.credits(key.id)).toBe(8);
       expect(view.ledger(key.id)).toHaveLength(2);
@@ -119,15 +155,24 @@ describe("Meter.admit and Meter.charge", () => {
   it("uses the tier as it is in the file at admission", async () => {
     const { key } = keyWith(10);
     changeKey((db) => setKeyTier(db, key.id, "pro", T0));
-    expect((await meter.admit(key)).rate_limit).toMatchObject({ limit: tierRateLimits.pro, tier: "pro" });
+    expect((await admit(key)).rate_limit).toMatchObject({ limit: tierRateLimits.pro, tier: "pro" });
+  });
+
+  it("a work that throws fails alone: counted, charged nothing, the requests around it charged", async () => {
+    const { key } = keyWith(10);
+    const failing = () => meter.settle({ key, operation: "search_entities", requestId: "req_bad", work: () => { throw new Error("boom"); } });
+    const [before, failed, after] = await Promise.all([request(key), failing(), request(key)]);
+    expect(failed).toMatchObject({ outcome: "failed", error: new Error("boom"), admission: { result: "admitted", credits_remaining: 8 } });
+    expect([before, after].map(answerOf)).toEqual([{ status: 200, credits_remaining: 8 }, { status: 200, credits_remaining: 6 }]);
+    expect(meter.status(key)).toMatchObject({ credits_remaining: 6, rate_limit: { remaining: 57 } });
   });
 
   it("a job that fails inside a batch fails alone (a savepoint per request)", async () => {
     const { key } = keyWith(10);
-    const broken = meter.charge({ key, operation: "get_project", cost: 1, requestId: null as never });
-    const results = await Promise.allSettled([charge(key), broken, meter.admit(key), charge(key)]);
+    const broken = meter.settle({ key, operation: "get_project", requestId: null as never, work: () => ({ value: "data", cost: 1 }) });
+    const results = await Promise.allSettled([request(key), broken, admit(key), request(key)]);
     expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled", "fulfilled"]);
-    expect(meter.status(key)).toMatchObject({ credits_remaining: 6, rate_limit: { remaining: 59 } });
+    expect(meter.status(key)).toMatchObject({ credits_remaining: 6, rate_limit: { remaining: 57 } });
     const view = inspect(file);
     expect(view.ledger(key.id).filter((row) => row.kind === "charge")).toHaveLength(2);
     view.close();
@@ -137,19 +182,19 @@ describe("Meter.admit and Meter.charge", () => {
 describe("Meter rate limit (fixed windows aligned to the epoch)", () => {
   it("admits exactly `limit` requests, then 429 with whole seconds to reset_at, then resets at reset_at", async () => {
     const { key } = keyWith(1_000);
-    const first = await Promise.all(Array.from({ length: 60 }, () => meter.admit(key)));
+    const first = await Promise.all(Array.from({ length: 60 }, () => admit(key)));
     expect(first.map((s) => s.result)).toEqual(Array(60).fill("admitted"));
     expect(first.at(-1)!.rate_limit.remaining).toBe(0);
 
-    expect(await meter.admit(key)).toEqual({
+    expect(await admit(key)).toEqual({
       result: "rate_limited", credits_remaining: 1_000, retry_after_s: 50,
       rate_limit: { ...WINDOW_1, remaining: 0 },
     });
     clock = Date.UTC(2026, 10, 21, 18, 29, 59, 999);
-    expect((await meter.admit(key)).retry_after_s).toBe(1);
+    expect((await admit(key)).retry_after_s).toBe(1);
 
     clock = Date.UTC(2026, 10, 21, 18, 30, 0, 0);
-    expect(await meter.admit(key)).toMatchObject({
+    expect(await admit(key)).toMatchObject({
       result: "admitted",
       rate_limit: { limit: 60, remaining: 59, reset_at: "2026-11-21T18:31:00.000Z", tier: "free" },
     });
@@ -170,17 +215,17 @@ describe("Meter rate limit (fixed windows aligned to the epoch)", () => {
     let aheadClock = T0 + 86_400_000;
     const ahead = SqliteMeter.open(file, { now: () => aheadClock });
     try {
-      await Promise.all(Array.from({ length: 61 }, () => ahead.admit(key)));
+      await Promise.all(Array.from({ length: 61 }, () => ahead.settle({ key, operation: "get_key", requestId: "req_ahead", work: () => ({ value: "ok", cost: 0 }) })));
       // This process's window is the current one: the day-ahead window's count is carried into it.
       expect(meter.status(key).rate_limit).toEqual({ ...WINDOW_1, remaining: 0 });
-      const refused = await meter.admit(key);
+      const refused = await admit(key);
       expect(refused).toMatchObject({ result: "rate_limited", retry_after_s: 50, rate_limit: { reset_at: WINDOW_1.reset_at } });
       clock += 60_000;
-      expect(await meter.admit(key)).toMatchObject({ result: "admitted", rate_limit: { remaining: 59 } });
+      expect(await admit(key)).toMatchObject({ result: "admitted", rate_limit: { remaining: 59 } });
       // One window ahead is a clock that is merely early: kept, but Retry-After is capped at the window.
       aheadClock = clock + 60_000;
-      await Promise.all(Array.from({ length: 61 }, () => ahead.admit(key)));
-      const capped = await meter.admit(key);
+      await Promise.all(Array.from({ length: 61 }, () => ahead.settle({ key, operation: "get_key", requestId: "req_ahead", work: () => ({ value: "ok", cost: 0 }) })));
+      const capped = await admit(key);
       expect(capped.result).toBe("rate_limited");
       expect(capped.retry_after_s).toBeLessThanOrEqual(60);
     } finally {
@@ -195,7 +240,7 @@ describe("Meter write lock held by another connection", () => {
     const holder = openMeterDatabase(file);
     try {
       holder.prepare("BEGIN IMMEDIATE").run();
-      const waiting = meter.admit(key);
+      const waiting = request(key);
       let ticks = 0;
       const ticker = setInterval(() => void ticks++, 10);
       await expect(waiting).rejects.toBeInstanceOf(MeterBusyError);
@@ -203,7 +248,7 @@ describe("Meter write lock held by another connection", () => {
       // The event loop kept turning while the meter waited (~2 s at 10 ms a tick).
       expect(ticks).toBeGreaterThan(50);
       holder.prepare("COMMIT").run();
-      expect(await meter.admit(key)).toMatchObject({ result: "admitted", credits_remaining: 10, rate_limit: WINDOW_1 });
+      expect(await admit(key)).toMatchObject({ result: "admitted", credits_remaining: 10, rate_limit: WINDOW_1 });
     } finally {
       holder.close();
     }
@@ -211,17 +256,17 @@ describe("Meter write lock held by another connection", () => {
 });
 
 describe("Meter double spend (one process)", () => {
-  it("K credits and N >> K concurrent charges: exactly K/cost charged, ledger matches, balance 0", async () => {
+  it("K credits and N >> K concurrent requests: exactly K/cost charged, ledger matches, balance 0", async () => {
     const { key } = keyWith(100, "internal");
     const turns = await Promise.all(
       Array.from({ length: 10 }, async (_, turn) => {
         await new Promise((resolve) => setTimeout(resolve, turn % 3));
-        return Promise.all(Array.from({ length: 50 }, () => charge(key, 2)));
+        return Promise.all(Array.from({ length: 50 }, () => request(key, 2)));
       }),
     );
-    const results = turns.flat();
-    expect(results.filter((s) => s.result === "charged")).toHaveLength(50);
-    expect(results.filter((s) => s.result === "insufficient_credits")).toHaveLength(450);
+    const results = turns.flat().map(answerOf);
+    expect(results.filter((s) => s.status === 200)).toHaveLength(50);
+    expect(results.filter((s) => s.status === 402)).toHaveLength(450);
     const view = inspect(file);
     expect(view.credits(key.id)).toBe(0);
     expect(view.ledger(key.id).filter((row) => row.kind === "charge")).toHaveLength(50);

@@ -50,6 +50,7 @@ it("no double spend across processes: exactly K/cost charges in total, balance 0
   const refused = tallies.reduce((sum, tally) => sum + tally.insufficient_credits!, 0);
   expect(charged).toBe(credits / cost);
   expect(refused).toBe(3 * ATTEMPTS_PER_PROCESS - credits / cost);
+  expect(tallies.map((tally) => tally.other)).toEqual([0, 0, 0]);
 
   const view = inspect(file);
   expect(view.credits(id)).toBe(0);

@@ -12,7 +12,7 @@ import { scopesFromColumn, tierFromColumn } from "../_columns.ts";
 import { hashSecret } from "../_secret.ts";
 import type { KeyState } from "../_statements.ts";
 import { admissionOf, peekWindow, windowStartOf, type StoredWindow } from "../_windows.ts";
-import type { Admission, Charge, ChargeRequest, KeyRecord, Meter, MeterStatus } from "../meter.ts";
+import type { Admission, Charge, ChargeRequest, Decision, KeyRecord, Meter, MeterStatus, SettleRequest, Settlement } from "../meter.ts";
 import { TurnBatches } from "./_batches.ts";
 import { applyPostgresMigrations } from "./_migrations.ts";
 import { createPool } from "./_pool.ts";
@@ -83,12 +83,23 @@ export class PostgresMeter implements Meter {
     return { credits_remaining: row?.balance ?? 0, rate_limit: peekWindow(_window(row), key.tier, this.#now()) };
   }
 
-  admit(key: KeyRecord): Promise<Admission> {
-    return this.#admits.submit(key);
-  }
-
-  charge(request: ChargeRequest): Promise<Charge> {
-    return this.#charges.submit(request);
+  /**
+   * The admission, the work between two round trips, then the charge (each batched with the other
+   * requests of its turn): the operation never runs inside a PostgreSQL transaction, and the charge
+   * checks the key and the balance again, as they stand then.
+   */
+  async settle<T>({ key, operation, requestId, work }: SettleRequest<T>): Promise<Settlement<T>> {
+    const admission = await this.#admits.submit(key);
+    if (admission.result !== "admitted") return { outcome: "refused", admission };
+    let decision: Decision<T>;
+    try {
+      decision = work(admission);
+    } catch (error) {
+      return { outcome: "failed", admission, error };
+    }
+    const { value, cost } = decision;
+    const charge = cost === 0 ? undefined : await this.#charges.submit({ key, operation, cost, requestId });
+    return { outcome: "answered", admission, value, charge };
   }
 
   /** Waits for the batches in flight, then closes every connection. */
