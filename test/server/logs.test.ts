@@ -2,11 +2,11 @@
 // HTTP server, built from what the pipeline knew (key id, never the secret; the error code; the
 // credits charged; the snapshot), listener answers, unexpected errors with their request id,
 // serving's swap and refusal lines, and the level that silences the request lines.
-import { copyFileSync, renameSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { startServer, type RunningServer } from "../../server/listen.ts";
-import { createLogger, type LogLevel } from "../../server/log.ts";
+import { asyncDestination, createLogger, isoTimeOncePerMillisecond, type LogLevel } from "../../server/log.ts";
 import { Serving } from "../../server/serving.ts";
 import { listenerLog, servingLog } from "../../server/_observe.ts";
 import { operationPolicy } from "../../server/policy.ts";
@@ -138,5 +138,36 @@ describe("unexpected errors and serving's lines", () => {
     renameSync(join(dir, "next.db"), served);
     expect(await serving.swap()).toBe("swapped");
     expect(own.at(-1)).toMatchObject({ level: 30, event: "snapshot_swapped", file: served, snapshot: service.serving.contentHash, previous: service.serving.contentHash });
+  });
+});
+
+describe("the service log's destination and clock", () => {
+  it("writes every line in order: gathered into batches, written out whole by flushSync", async () => {
+    const file = join(testTempDir("cei-log-destination-"), "service.log");
+    const destination = asyncDestination(file);
+    const line = (i: number) => `${JSON.stringify({ i, padding: "x".repeat(80) })}\n`;
+    for (let i = 0; i < 3; i++) destination.write(line(i));
+    // Three short lines stay gathered (under one batch) until a flush ...
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(existsSync(file) ? readFileSync(file, "utf8") : "").toBe("");
+    // ... a few batches' worth are written without one ...
+    for (let i = 3; i < 200; i++) destination.write(line(i));
+    await expect.poll(() => readFileSync(file, "utf8").length, { timeout: 2_000 }).toBeGreaterThan(4096);
+    // ... and flushSync writes out the rest before it returns.
+    destination.flushSync();
+    expect(readFileSync(file, "utf8")).toBe(Array.from({ length: 200 }, (_, i) => line(i)).join(""));
+  });
+
+  it("times a line with the ISO time of its millisecond, formatted once per millisecond", () => {
+    vi.useFakeTimers({ now: Date.UTC(2026, 10, 25, 10, 0, 0, 123) });
+    try {
+      const first = isoTimeOncePerMillisecond();
+      expect(first).toBe(',"time":"2026-11-25T10:00:00.123Z"');
+      expect(isoTimeOncePerMillisecond()).toBe(first);
+      vi.advanceTimersByTime(1);
+      expect(isoTimeOncePerMillisecond()).toBe(',"time":"2026-11-25T10:00:00.124Z"');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
