@@ -60,10 +60,11 @@ const LOG_BUFFER_BYTES = 4096;
 const LOG_FLUSH_MS = 1000;
 
 /**
- * The lines gathered here and handed to pino's destination (sonic-boom) LOG_BUFFER_BYTES at a time:
+ * The lines gathered here and handed to pino's destination (sonic-boom) a batch at a time:
  * sonic-boom measures the byte length of all it holds on every write it is given, so buffering in
- * it (its minLength) cost ~2.9 µs a line at 4 KiB, more than pino's serialising (issue 12).
- * sonic-boom still does the writing: one write in flight, retries on EAGAIN, flushSync on exit.
+ * it alone cost ~2.9 µs a line at 4 KiB, more than pino's serialising (issue 12). sonic-boom still
+ * does the writing (one write in flight, retries on EAGAIN): a full batch at once, the rest of the
+ * lines every LOG_FLUSH_MS, and everything (what it has not begun writing) on flushSync.
  */
 class LineBatches implements DestinationStream {
   readonly #destination: ReturnType<typeof pino.destination>;
@@ -71,7 +72,10 @@ class LineBatches implements DestinationStream {
 
   constructor(destination: ReturnType<typeof pino.destination>) {
     this.#destination = destination;
-    setInterval(() => this.#handOver(), LOG_FLUSH_MS).unref();
+    setInterval(() => {
+      this.#handOver();
+      destination.flush();
+    }, LOG_FLUSH_MS).unref();
   }
 
   write(line: string): void {
@@ -80,7 +84,7 @@ class LineBatches implements DestinationStream {
     if (this.#pending.length >= LOG_BUFFER_BYTES) this.#handOver();
   }
 
-  /** Everything gathered, written before this returns (at exit). */
+  /** Everything gathered and not yet being written, written before this returns (start-up, exit). */
   flushSync(): void {
     this.#handOver();
     this.#destination.flushSync();
@@ -93,8 +97,9 @@ class LineBatches implements DestinationStream {
   }
 }
 
+/** A batch at least this long is written at once; shorter ones wait for a flush. */
 export function asyncDestination(dest: number | string): LineBatches {
-  return new LineBatches(pino.destination({ dest, sync: false, minLength: 0 }));
+  return new LineBatches(pino.destination({ dest, sync: false, minLength: LOG_BUFFER_BYTES }));
 }
 
 /** The log of `cei serve` and `npm start`: JSON on stderr, or pino-pretty when stderr is a terminal. */
