@@ -38,11 +38,10 @@ export const searchText = z
   })
   .refine((text) => text.length < 2 || text.trim().length >= 2, { message: "must be 2-500 characters after trimming spaces", params: { code: "too_small" } });
 
-/**
- * One candidate key as a raw row: rowid, family, entity id, and a flag: the key equals the query
- * (key-range phase) or contains it (substring phase).
- */
-type CandidateRow = [rowid: number, type: SearchKeyFamily, id: string, flag: number, sortKey?: string];
+/** One candidate key of the key-range phase as a raw row: rowid, family, entity id, whether the key equals the query. */
+type CandidateRow = [rowid: number, type: SearchKeyFamily, id: string, exact: number, sortKey: string];
+/** One key of the substring phase that contains the query: rowid, family, entity id. */
+type SubstringRow = [rowid: number, type: SearchKeyFamily, id: string];
 
 export interface SearchIndex {
   /** Deterministic: match class, then key, then family, then id; each entity appears once. */
@@ -66,16 +65,19 @@ export function createSearchIndex(
     SELECT rowid, entity_type, entity_id, key = @key, key AS sort_key FROM search_keys
     WHERE entity_type = '${family}' AND key >= @key AND key < @upper`).join("\n    UNION ALL")}
     ORDER BY sort_key, rowid`).raw());
-  // Keys holding the query's two rarest trigrams in their family (FTS5 intersects their doclists;
-  // parameter `m_<family>` names them), in rowid order, marked if they contain the whole query: the
-  // same rows, in the same order, as a phrase query for the whole text, without reading the
-  // doclists of common trigrams.
-  const substring = _statementsByFamilies((keyed) => snapshot.prepare<[Record<string, string>], CandidateRow>(
-    `${keyed.map((family) => `
-    SELECT f.rowid AS rowid, k.entity_type, k.entity_id, instr(k.key, @query) > 0
-    FROM search_fts_${family} f JOIN search_keys k ON k.rowid = f.rowid
-    WHERE search_fts_${family} MATCH @m_${family}`).join("\n    UNION ALL")}
-    ORDER BY rowid`).raw());
+  // Of the first `budget` keys (in rowid order) holding the query's two rarest trigrams in their
+  // family (FTS5 intersects their doclists; parameter `m_<family>` names them), those that contain
+  // the whole query: the same rows, in the same order, as a phrase query for the whole text, without
+  // reading the doclists of common trigrams. The whole-text test runs in SQL: a candidate that fails
+  // it never becomes a JavaScript row (each cost ~0.9 µs, most of a search of a common name). The
+  // budget is a literal: a bound LIMIT made the plan slower (docs/performance.md).
+  const substring = _statementsByFamilies((keyed, budget) => snapshot.prepare<[Record<string, string>], SubstringRow>(`
+    SELECT rowid, entity_type, entity_id FROM (${keyed.map((family) => `
+      SELECT f.rowid AS rowid, k.entity_type AS entity_type, k.entity_id AS entity_id, k.key AS key
+      FROM search_fts_${family} f JOIN search_keys k ON k.rowid = f.rowid
+      WHERE search_fts_${family} MATCH @m_${family}`).join("\n      UNION ALL")}
+      ORDER BY rowid LIMIT ${budget})
+    WHERE instr(key, @query) > 0`).raw());
   const trigramDocuments = snapshot.prepare<[string], { type: SearchKeyFamily; documents: number }>(
     "SELECT entity_type AS type, documents FROM search_trigrams WHERE trigram = ?",
   );
@@ -133,28 +135,35 @@ export function createSearchIndex(
         return trigrams !== undefined;
       });
       if (searched.length === 0) return hits;
-      for (const [, type, id, hit] of substring(searched).iterate(matches)) {
-        if (++examined > candidateLimit) return hits;
-        if (hit && add({ type, id })) return hits;
+      for (const [, type, id] of substring(searched, candidateLimit - examined).iterate(matches)) {
+        if (add({ type, id })) return hits;
       }
       return hits;
     },
   };
 }
 
-/** A statement per set of families (at most 2^7 - 1), prepared on first use. */
-function _statementsByFamilies<S>(prepare: (keyed: readonly SearchKeyFamily[]) => S): (keyed: readonly SearchKeyFamily[]) => S {
+/**
+ * A statement per set of families (at most 2^7 - 1) and candidate budget, prepared on first use.
+ * Budgets are few in practice (the candidate limit less the handful of keys the key-range phase
+ * examined); the cache starts again when full.
+ */
+function _statementsByFamilies<S>(prepare: (keyed: readonly SearchKeyFamily[], budget: number) => S): (keyed: readonly SearchKeyFamily[], budget?: number) => S {
   const statements = new Map<string, S>();
-  return (keyed) => {
-    const name = keyed.join(" ");
+  return (keyed, budget = 0) => {
+    const name = `${keyed.join(" ")}:${budget}`;
     let statement = statements.get(name);
     if (statement === undefined) {
-      statement = prepare(keyed);
+      statement = prepare(keyed, budget);
+      if (statements.size >= STATEMENT_CACHE_LIMIT) statements.clear();
       statements.set(name, statement);
     }
     return statement;
   };
 }
+
+/** Prepared search statements one search index keeps (each set of families, each budget seen). */
+const STATEMENT_CACHE_LIMIT = 512;
 
 /** Trigrams whose key counts one search index keeps in memory (a 1M-record snapshot holds about 20,000). */
 const TRIGRAM_CACHE_LIMIT = 50_000;
