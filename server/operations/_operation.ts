@@ -3,7 +3,7 @@
 import type Database from "better-sqlite3";
 import type { z } from "zod";
 import { ApiError, type ErrorDetail } from "../errors.ts";
-import type { JsonText } from "../_json-text.ts";
+import { JsonText } from "../_json-text.ts";
 import type { RateLimitInfo } from "../meter/meter.ts";
 import type { OperationId, Scope, Tier } from "../policy.ts";
 import { issuesToDetails, requestIssuePredicate, type RawRequest } from "../_request.ts";
@@ -66,6 +66,14 @@ export interface OperationDefinition<Req extends z.ZodType, Res extends z.ZodTyp
    * The returned function runs per request; it may answer `data` already serialised (JsonText).
    */
   prepare(deps: OperationDeps): (request: z.output<Req>, caller: Caller) => z.output<Res> | JsonText | ApiError;
+  /**
+   * Declares that an answer (data or error) is fixed by the request and the snapshot, not by the
+   * caller: it is then kept, serialised, for as long as the request's parsed form is remembered, and
+   * a repeated request is answered with the same text without a read or a serialisation (issue 12).
+   * `until` is the last instant (ms) a data answer may be sent when the clock retires it (freshness,
+   * an event's status); after it the operation runs again. Absent: kept while the snapshot serves.
+   */
+  keepAnswers?: { until?(data: z.output<Res>, now: number): number };
 }
 
 export function defineOperation<Req extends z.ZodType, Res extends z.ZodType>(
@@ -76,7 +84,8 @@ export function defineOperation<Req extends z.ZodType, Res extends z.ZodType>(
     request: definition.request,
     response: definition.response,
     create(deps) {
-      const run = definition.prepare(deps);
+      const prepared = definition.prepare(deps);
+      const run = definition.keepAnswers === undefined ? prepared : keptAnswers(prepared, definition.keepAnswers, deps.now);
       const { request, check } = definition;
       const parsedRequests = new ValidRequestCache();
       return {
@@ -104,6 +113,35 @@ export function defineOperation<Req extends z.ZodType, Res extends z.ZodType>(
         },
       };
     },
+  };
+}
+
+type Answer<Res> = Res | JsonText | ApiError;
+
+/**
+ * The answers of `run`, serialised and kept by the parsed request they answered: a remembered
+ * request (ValidRequestCache) is the same object every time, and an answer goes when its request
+ * is forgotten (a WeakMap), so they are bounded together.
+ */
+function keptAnswers<Req, Res>(
+  run: (request: Req, caller: Caller) => Answer<Res>,
+  keep: { until?(data: Res, now: number): number },
+  now: () => number,
+): (request: Req, caller: Caller) => Answer<Res> {
+  // Every request schema is an object schema: its parsed form can key a WeakMap.
+  const kept = new WeakMap<object, { answer: JsonText | ApiError; from: number; until: number }>();
+  const timed = keep.until !== undefined;
+  return (request, caller) => {
+    const found = kept.get(request as object);
+    // A timed answer holds from when it was made (a clock set back makes it again) until `until`.
+    const at = timed ? now() : 0;
+    if (found !== undefined && found.from <= at && at <= found.until) return found.answer;
+    const answer = run(request, caller);
+    const entry = answer instanceof ApiError || answer instanceof JsonText
+      ? { answer, from: at, until: Infinity }
+      : { answer: new JsonText(JSON.stringify(answer)), from: at, until: keep.until?.(answer, at) ?? Infinity };
+    kept.set(request as object, entry);
+    return entry.answer;
   };
 }
 

@@ -9,6 +9,8 @@ export const getEventRequest = z.strictObject({
   query: noQuery,
 });
 
+const DAY_MS = 86_400_000;
+
 export const eventStatuses = ["upcoming", "ongoing", "ended"] as const;
 
 export const getEventResponse = z.strictObject({
@@ -36,6 +38,8 @@ export const getEvent = defineOperation({
   id: "get_event",
   request: getEventRequest,
   response: getEventResponse,
+  // The status holds for the rest of the UTC day it was computed on.
+  keepAnswers: { until: (_data, now) => Math.floor(now / DAY_MS) * DAY_MS + DAY_MS - 1 },
   prepare({ snapshot, now }) {
     const eventBySlug = snapshot.prepare<[string], GetEventResponse>(`
       SELECT 'event' AS type, id, slug, name, event_type, NULL AS status, start_date, end_date, city, country, website_url

@@ -32,6 +32,7 @@ export const getNews = defineOperation({
   id: "get_news",
   request: getNewsRequest,
   response: getNewsResponse,
+  keepAnswers: {},
   prepare({ snapshot }) {
     const storyById = snapshot.prepare<[string], Omit<GetNewsResponse, "entities">>(`
       SELECT 'news' AS type, 'news_detail' AS kind, id, title, summary, published_at, sentiment, language

@@ -30,6 +30,7 @@ export const getPersonInvestments = defineOperation({
   id: "get_person_investments",
   request: getPersonInvestmentsRequest,
   response: getPersonInvestmentsResponse,
+  keepAnswers: {},
   prepare({ snapshot }) {
     const personBySlug = snapshot.prepare<[string], PersonRow>(
       "SELECT id, slug, full_name, investment_count FROM people WHERE slug = ?",

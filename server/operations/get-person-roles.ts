@@ -31,6 +31,7 @@ export const getPersonRoles = defineOperation({
   id: "get_person_roles",
   request: getPersonRolesRequest,
   response: getPersonRolesResponse,
+  keepAnswers: {},
   prepare({ snapshot }) {
     const personBySlug = snapshot.prepare<[string], PersonRow>(
       "SELECT id, slug, full_name, role_count FROM people WHERE slug = ?",

@@ -30,6 +30,7 @@ export const getProjectEvents = defineOperation({
   id: "get_project_events",
   request: getProjectEventsRequest,
   response: getProjectEventsResponse,
+  keepAnswers: {},
   prepare({ snapshot }) {
     const projectBySlug = snapshot.prepare<[string], ProjectRow>(
       "SELECT id, slug, name, event_count FROM projects WHERE slug = ?",

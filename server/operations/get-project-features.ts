@@ -42,6 +42,7 @@ export const getProjectFeatures = defineOperation({
   id: "get_project_features",
   request: getProjectFeaturesRequest,
   response: getProjectFeaturesResponse,
+  keepAnswers: {},
   prepare({ snapshot }) {
     const projectBySlug = snapshot.prepare<[string], ProjectRow>(
       "SELECT id, slug, name, feature_count FROM projects WHERE slug = ?",

@@ -26,6 +26,7 @@ export const getProjectFunding = defineOperation({
   id: "get_project_funding",
   request: getProjectFundingRequest,
   response: getProjectFundingResponse,
+  keepAnswers: {},
   prepare({ snapshot }) {
     const projectBySlug = snapshot.prepare<[string], ProjectRow>(
       "SELECT id, slug, name, round_count FROM projects WHERE slug = ?",

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { notFound } from "../errors.ts";
 import { date, noQuery, pathSlug, projectRef } from "./_schemas.ts";
-import { isFresh } from "./_freshness.ts";
+import { freshUntil, isFresh } from "./_freshness.ts";
 import { defineOperation } from "./_operation.ts";
 
 export const getProjectMarketRequest = z.strictObject({
@@ -25,6 +25,7 @@ export const getProjectMarket = defineOperation({
   id: "get_project_market",
   request: getProjectMarketRequest,
   response: getProjectMarketResponse,
+  keepAnswers: { until: (data) => freshUntil(data.as_of, "project_tvl") },
   prepare({ snapshot, now }) {
     // Inconsistent mappings never reach project_tvl (compile time); staleness is judged here.
     const marketBySlug = snapshot.prepare<[string], MarketRow>(`

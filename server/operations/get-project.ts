@@ -16,6 +16,7 @@ export const getProject = defineOperation({
   id: "get_project",
   request: getProjectRequest,
   response: getProjectResponse,
+  keepAnswers: {},
   prepare({ snapshot }) {
     const projectBySlug = snapshot.prepare<[string], GetProjectResponse>(
       "SELECT 'project' AS type, id, slug, name FROM projects WHERE slug = ?",

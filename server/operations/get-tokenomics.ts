@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { notFound } from "../errors.ts";
 import { dateTime, noQuery, pathSlug, tokenRef } from "./_schemas.ts";
-import { isFresh } from "./_freshness.ts";
+import { freshUntil, isFresh } from "./_freshness.ts";
 import { defineOperation } from "./_operation.ts";
 
 export const getTokenomicsRequest = z.strictObject({
@@ -39,6 +39,7 @@ export const getTokenomics = defineOperation({
   id: "get_tokenomics",
   request: getTokenomicsRequest,
   response: getTokenomicsResponse,
+  keepAnswers: { until: (data) => freshUntil(data.as_of, "tokenomics") },
   prepare({ snapshot, now }) {
     const tokenomicsOf = snapshot.prepare<[string], TokenomicsRow>(`
       SELECT k.as_of AS as_of, t.id AS id, t.symbol AS symbol, t.name AS name, k.model_type AS model_type

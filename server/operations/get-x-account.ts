@@ -18,6 +18,7 @@ export const getXAccount = defineOperation({
   id: "get_x_account",
   request: getXAccountRequest,
   response: getXAccountResponse,
+  keepAnswers: {},
   prepare({ snapshot }) {
     const accountById = snapshot.prepare<[string], XAccountRow>("SELECT id, linked_type, linked_id FROM x_accounts WHERE id = ?");
     return ({ params }): GetXAccountResponse | typeof notFound => {
