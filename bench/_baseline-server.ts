@@ -1,10 +1,15 @@
 // The baselines the service is measured against, each run alone in a child process:
-//   raw  — node:http answering a fixed JSON body
-//   h3   — a bare h3 app answering the same body through the same listener as `cei serve`
-// Usage: node --import tsx bench/_baseline-server.ts <raw|h3> <port, 0 for any> <body-bytes>
+//   raw      — node:http answering a fixed JSON body
+//   h3       — a bare h3 app answering the same body through the same listener as `cei serve`
+//   h3-reply — the same app answering as cei does: the same response class (srvx's FastResponse),
+//              a new request id each time, and cei's nine headers with values of their lengths:
+//              what sending cei's answer costs, without anything cei does to decide it
+// Usage: node --import tsx bench/_baseline-server.ts <raw|h3|h3-reply> <port, 0 for any> <body-bytes>
 // Prints "ready http://127.0.0.1:<port>" once listening.
 import { createServer, type RequestListener } from "node:http";
+import { randomUUID } from "node:crypto";
 import { H3, HTTPResponse, toNodeHandler } from "h3";
+import { FastResponse } from "srvx/node";
 
 const [kind, portArg, bytesArg] = process.argv.slice(2);
 const port = Number(portArg);
@@ -27,6 +32,22 @@ if (kind === "raw") {
   // HTTPResponse is h3's own light response (what cei answers with); a web Response would cost
   // the baseline half its throughput through undici and make the comparison flatter than it is.
   const app = new H3().all("/**", () => new HTTPResponse(body, { headers: { "content-type": "application/json", "cache-control": "no-store" } }));
+  handler = toNodeHandler(app) as unknown as RequestListener;
+} else if (kind === "h3-reply") {
+  const snapshot = "0".repeat(64);
+  const app = new H3().all("/**", (event) => {
+    event.runtime?.node?.res?.setHeader("x-service-snapshot", snapshot);
+    const requestId = `req_${randomUUID()}`;
+    return new FastResponse(body, {
+      status: 200, statusText: "OK",
+      headers: {
+        "content-type": "application/json; charset=utf-8", "cache-control": "no-store",
+        "x-service-request-id": requestId, "x-service-credits-used": "1", "x-service-credits-remaining": "999999999999",
+        "x-service-rate-limit": "limit=1000000;remaining=999999;reset_at=2026-11-25T09:44:00.000Z;tier=internal",
+        "ratelimit-policy": '"default";q=1000000;w=60', ratelimit: '"default";r=999999;t=46',
+      },
+    });
+  });
   handler = toNodeHandler(app) as unknown as RequestListener;
 } else {
   throw new Error(`unknown baseline ${kind}`);

@@ -38,8 +38,8 @@ export async function runCompileChild(mode: "compile" | "floor", sample: Sample,
   return report;
 }
 
-/** The raw node:http or bare h3 baseline, answering `bodyBytes` of JSON to every request. */
-export function startBaseline(kind: "raw" | "h3", bodyBytes: number): Promise<ServerChild> {
+/** A baseline of bench/_baseline-server.ts, answering `bodyBytes` of JSON to every request. */
+export function startBaseline(kind: "raw" | "h3" | "h3-reply", bodyBytes: number): Promise<ServerChild> {
   const args = [...TSX, join(REPO_DIR, "bench/_baseline-server.ts"), kind, "0", String(Math.round(bodyBytes))];
   return _startServer(args, /^ready (http:\/\/\S+)/, []);
 }

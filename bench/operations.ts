@@ -1,9 +1,11 @@
 // Section "operations": what each released operation costs the server alone, over HTTP (issue 12).
-// Per round, in a fresh child each: a bare h3 app answering a body of get_project's size, the
-// cheapest refused request (a 429 on GET /v1/projects/{slug}), then one `cei serve` sent each
-// operation's own requests from the mixed workload (200s and 404s), one operation after another in
-// an order rotated every round, and the whole mixed workload. Server CPU per request, median over
-// rounds; every figure is compared with get_project measured in the same rounds.
+// Per round, in a fresh child each: a bare h3 app answering a body of get_project's size, the same
+// app answering as cei does (its response class and headers: the cost of sending cei's answer), the
+// cheapest refused request (a 429 on GET /v1/projects/{slug}), get_project with the request log off,
+// then one `cei serve` sent each operation's own requests from the mixed workload (200s and 404s),
+// one operation after another in an order rotated every round, and the whole mixed workload. Server
+// CPU per request, median over rounds; every figure is compared with get_project measured in the
+// same rounds. The two extra rows show where get_project's cost goes (docs/performance.md).
 import type { OperationId } from "../server/policy.ts";
 import { startBaseline, startCei, type ServerChild } from "./_children.ts";
 import type { BenchConfig } from "./_config.ts";
@@ -13,29 +15,44 @@ import { buildWorkload, probeWorkload, type WorkloadRequest } from "./_workload.
 import { cheapestRefusalCpu } from "./refused.ts";
 
 const MIXED = "mixed workload";
+const H3 = "h3";
+const H3_REPLY = "h3, answering as cei (headers, response class)";
+const REFUSAL = "429 GET project (cheapest refusal)";
+const LOG_OFF = "get_project, request log off";
 const SEARCHES: ReadonlySet<string> = new Set<OperationId>(["search_entities", "search_people"]);
 
 export async function benchOperations(config: BenchConfig, snapshot: string, label: string, log: (line: string) => void): Promise<SectionResult> {
   const { operations, projectBodyBytes } = await _probe(snapshot);
-  const cpu = new Map<string, number[]>([["h3", []], ["429 GET project (cheapest refusal)", []], [MIXED, []]]);
+  const cpu = new Map<string, number[]>([[H3, []], [H3_REPLY, []], [REFUSAL, []], [LOG_OFF, []], [MIXED, []]]);
   for (const operation of operations) cpu.set(operation, []);
   const seconds = config.operationSeconds;
 
   for (let round = 1; round <= config.httpRounds; round++) {
-    const h3 = await startBaseline("h3", projectBodyBytes);
-    try {
-      cpu.get("h3")!.push(await _cpuPerRequest(h3, buildWorkload(snapshot, "baseline-key").filter((r) => r.operation === "get_project"), config));
-    } finally {
-      await h3.stop();
+    const projectRequests = (key: string) => buildWorkload(snapshot, key).filter((r) => r.operation === "get_project");
+    for (const [name, kind] of [[H3, "h3"], [H3_REPLY, "h3-reply"]] as const) {
+      const baseline = await startBaseline(kind, projectBodyBytes);
+      try {
+        cpu.get(name)!.push(await _cpuPerRequest(baseline, projectRequests("baseline-key"), config));
+      } finally {
+        await baseline.stop();
+      }
     }
-    cpu.get("429 GET project (cheapest refusal)")!.push(await cheapestRefusalCpu(snapshot, config, seconds));
-
-    const server = await startCei(snapshot);
+    cpu.get(REFUSAL)!.push(await cheapestRefusalCpu(snapshot, config, seconds));
+    const quiet = await startCei(snapshot, { args: ["--log-level", "warn"] });
     try {
-      const workload = buildWorkload(snapshot, server.key);
+      cpu.get(LOG_OFF)!.push(await _cpuPerRequest(quiet, projectRequests(quiet.key), config));
+    } finally {
+      await quiet.stop();
+    }
+
+    // A key of its own per run: one key at ~20k requests a second would reach the internal tier's
+    // 1,000,000 requests a minute within the section.
+    const order = [...operations.slice(round - 1), ...operations.slice(0, round - 1), MIXED];
+    const server = await startCei(snapshot, { extraKeys: order.map(() => ({ tier: "internal", credits: 1_000_000_000_000 })) });
+    try {
       // Rotated, so that no operation always runs first (colder) or last (after the most garbage).
-      const order = [...operations.slice(round - 1), ...operations.slice(0, round - 1), MIXED];
-      for (const name of order) {
+      for (const [i, name] of order.entries()) {
+        const workload = buildWorkload(snapshot, server.extraKeys[i]!);
         const requests = name === MIXED ? workload : workload.filter((r) => r.operation === name);
         cpu.get(name)!.push(await _cpuPerRequest(server, requests, config));
       }
@@ -54,7 +71,7 @@ export async function benchOperations(config: BenchConfig, snapshot: string, lab
     target("operations: slowest non-search ÷ get_project", Math.max(...slowest.map((r) => r.ratio)), "max", 1.3),
     target("operations: slowest search ÷ get_project", Math.max(...searches.map((r) => r.ratio)), "max", 2),
     target("operations: mixed workload ÷ get_project", us(MIXED) / project, "max", 1.3),
-    target("operations: get_project ÷ bare h3", project / us("h3"), "max", 1.6),
+    target("operations: get_project ÷ bare h3", project / us(H3), "max", 1.6),
   ];
   return {
     tables: [{
