@@ -4,6 +4,7 @@ import { z } from "zod";
 import { limitQuery, personIdentity } from "./_schemas.ts";
 import { createSearchIndex, searchText } from "./_search.ts";
 import { defineOperation } from "./_operation.ts";
+import { JsonText } from "../_json-text.ts";
 
 export const PEOPLE_SEARCH_DEFAULT_LIMIT = 10;
 
@@ -19,7 +20,6 @@ export const searchPeopleResponse = z.strictObject({
   results: z.array(personIdentity),
 });
 export type SearchPeopleResponse = z.output<typeof searchPeopleResponse>;
-type PersonIdentity = z.output<typeof personIdentity>;
 
 export const searchPeople = defineOperation({
   id: "search_people",
@@ -28,17 +28,18 @@ export const searchPeople = defineOperation({
   prepare({ snapshot }) {
     const index = createSearchIndex(snapshot, undefined);
     const people = new Set(["person"] as const);
-    const candidateById = snapshot.prepare<[string], PersonIdentity>(
-      "SELECT 'person' AS type, id, slug, full_name FROM people WHERE id = ? AND is_search_candidate = 1",
-    );
-    return ({ query }): SearchPeopleResponse => {
+    // Each entry's JSON straight from SQLite, as in search_entities.
+    const candidateById = snapshot.prepare<[string], string>(
+      "SELECT json_object('type', 'person', 'id', id, 'slug', slug, 'full_name', full_name) FROM people WHERE id = ? AND is_search_candidate = 1",
+    ).pluck();
+    return ({ query }): JsonText => {
       const limit = query.limit;
-      const results: PersonIdentity[] = [];
+      const results: string[] = [];
       for (const hit of index.search(query.query, people, limit)) {
         const person = candidateById.get(hit.id);
         if (person !== undefined) results.push(person);
       }
-      return { kind: "people_search", query: query.query, limit, results };
+      return new JsonText(`{"kind":"people_search","query":${JSON.stringify(query.query)},"limit":${limit},"results":[${results.join(",")}]}`);
     };
   },
 });
