@@ -7,6 +7,7 @@ import { loadavg } from "node:os";
 import { join } from "node:path";
 import type Database from "better-sqlite3";
 import type { ErrorDetail } from "../server/errors.ts";
+import { dataValue } from "../server/_json-text.ts";
 import { handleSearchKey } from "../compiler/x-ids.ts";
 import type { Caller } from "../server/operations/_operation.ts";
 import { createSearchIndex, defaultSearchFamilies, SEARCH_CANDIDATE_LIMIT } from "../server/operations/_search.ts";
@@ -44,14 +45,14 @@ export async function benchSearch(config: BenchConfig, sample: Sample, snapshotP
     const index = createSearchIndex(snapshot, xHandleSearchKey);
     const all = new Set(defaultSearchFamilies);
     const handler = searchEntities.create({ snapshot, now: Date.now, xHandleSearchKey });
-    const viaIndex = _time(queries, (text) => index.search(text, all, SEARCH_DEFAULT_LIMIT).length);
+    const viaIndex = _time(queries, (text) => index.search(text, all, SEARCH_DEFAULT_LIMIT), (hits) => hits.length);
     const viaHandler = _time(queries, (text) => {
       const validation = handler.validate({ params: {}, query: {}, body: { q: text } }, [] as ErrorDetail[]);
       if (!validation.valid) throw new Error(`search "${text}" is invalid`);
       const result = handler.run(validation.request, BENCH_CALLER);
       if (result.outcome !== "ok") throw new Error(`search "${text}" answered ${result.outcome}`);
-      return (result.data as { results: unknown[] }).results.length;
-    });
+      return result.data;
+    }, _resultCount);
     // Issue 9's adversarial set, each request as a client would send it, through the handler.
     const adversarial = adversarialQueries(snapshot);
     const attack = _time(adversarial.queries.map(({ kind, q, types }) => ({ kind, text: JSON.stringify(types === undefined ? { q } : { q, types }) })), (text) => {
@@ -59,8 +60,8 @@ export async function benchSearch(config: BenchConfig, sample: Sample, snapshotP
       if (!validation.valid) throw new Error(`search ${text} is invalid`);
       const result = handler.run(validation.request, BENCH_CALLER);
       if (result.outcome !== "ok") throw new Error(`search ${text} answered ${result.outcome}`);
-      return (result.data as { results: unknown[] }).results.length;
-    }, ["trigram", "bigram", "glued"] as const, Infinity, ADVERSARIAL_ROUNDS);
+      return result.data;
+    }, _resultCount, ["trigram", "bigram", "glued"] as const, Infinity, ADVERSARIAL_ROUNDS);
     const ngrams = _summary(attack.samples.filter((s) => s.kind !== "glued"));
     const label = recordsLabel(sample.lines);
     log(`  ${queries.length} queries on ${label}: search() p99 ${fixed(viaIndex.all.p99Ms)} ms, handler p99 ${fixed(viaHandler.all.p99Ms)} ms`);
@@ -104,18 +105,19 @@ export async function benchSearch(config: BenchConfig, sample: Sample, snapshotP
  * passes, so that one garbage collection or one preemption by another process does not count as
  * that query's cost (the single-pass maximum is kept as `firstPassMaxMs`).
  */
-function _time<K extends string>(
-  queries: ReadonlyArray<{ kind: K; text: string }>, run: (text: string) => number,
+/** `hits` counts what `run` answered, outside the timed part. */
+function _time<K extends string, T>(
+  queries: ReadonlyArray<{ kind: K; text: string }>, run: (text: string) => T, hits: (answer: T) => number,
   kinds: readonly K[] = queryKinds as unknown as K[], warmup = WARMUP_QUERIES, rounds = 1,
 ) {
   for (const query of queries.slice(0, warmup)) run(query.text);
   const passes = Array.from({ length: rounds }, () => queries.map((query) => {
     const cpu = process.cpuUsage();
     const started = performance.now();
-    const hits = run(query.text);
+    const answer = run(query.text);
     const ms = performance.now() - started;
     const used = process.cpuUsage(cpu);
-    return { ms, cpuMs: (used.user + used.system) / 1000, hits };
+    return { ms, cpuMs: (used.user + used.system) / 1000, hits: hits(answer) };
   }));
   const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
   const samples = queries.map((query, i) => ({
@@ -127,6 +129,11 @@ function _time<K extends string>(
   }));
   const byKind = Object.fromEntries(kinds.map((kind) => [kind, _summary(samples.filter((s) => s.kind === kind))])) as Record<K, Timing>;
   return { all: _summary(samples), byKind, samples };
+}
+
+/** The number of results in a search_entities answer (its data, as the envelope would send it). */
+function _resultCount(data: unknown): number {
+  return (dataValue(data) as { results: unknown[] }).results.length;
 }
 
 /** What results.json keeps of a timing: the summaries, not every sample. */
