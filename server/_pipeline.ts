@@ -1,6 +1,6 @@
 // The request pipeline, in the check order of product decision 3, with admission before work
 // (decision 20): key (401/403) → route (404) → scope (403) → the meter's settle: admission (key state
-// again, the window counted, the balance read: 403/429) → validation (422) → balance against cost
+// and scope again, the window counted, the balance read: 403/429) → validation (422) → balance against cost
 // (402) → the operation (404 or its data) → the charge committed → the 200. With the SQLite meter
 // all of settle is one job of the meter's per-turn transaction; with PostgreSQL, two round trips.
 // A 429 reads nothing of the request beyond its route (a POST body is received, not decoded or
@@ -52,6 +52,8 @@ const routeNotFound = new ApiError("NOT_FOUND");
 const rateLimited = new ApiError("RATE_LIMITED");
 const insufficientCredits = new ApiError("INSUFFICIENT_CREDITS");
 const internalError = new ApiError("INTERNAL_ERROR");
+const refusedBy = { forbidden: keyNotActive, out_of_scope: missingScope, rate_limited: rateLimited } as const;
+const FRESH = { fresh: true } as const;
 
 export class Pipeline {
   readonly #deps: PipelineDeps;
@@ -60,15 +62,21 @@ export class Pipeline {
     this.#deps = deps;
   }
 
-  /** Steps 1-2: the key, or the 401/403 answer. Unknown, missing and malformed keys look alike. */
-  async authenticate(event: H3Event, trace: RequestTrace): Promise<KeyRecord | Response> {
+  /**
+   * Steps 1-4: the key, or the 401, 403 or 404 answer (`served` undefined: no route matched). The
+   * meter may answer from a cache; a refusal is only decided on the key as it stands, read again.
+   */
+  async authenticate(event: H3Event, trace: RequestTrace, served: ServedRoute | undefined): Promise<KeyRecord | Response> {
     const header = event.req.headers.get("authorization");
     const match = header === null ? null : BEARER.exec(header);
-    const key = match === null ? undefined : await this.#deps.meter.findKey(match[1]!);
+    if (match === null) return this.#error(trace, invalidApiKey, {});
+    const secret = match[1]!;
+    let key = await this.#deps.meter.findKey(secret);
+    if (key !== undefined && _refusal(key, served, event.req.method) !== undefined) key = await this.#deps.meter.findKey(secret, FRESH);
     if (key === undefined) return this.#error(trace, invalidApiKey, {});
     trace.keyId = key.id;
-    if (key.state !== "active") return this.refuse(trace, key, keyNotActive);
-    return key;
+    const refusal = _refusal(key, served, event.req.method);
+    return refusal === undefined ? key : this.refuse(trace, key, refusal);
   }
 
   /** An answer given before the meter's transaction: nothing counted, balance and window reported. */
@@ -77,21 +85,16 @@ export class Pipeline {
   }
 
   /** Unknown path or method: 404 after authentication (decision 5). */
-  async notFound(event: H3Event, trace: RequestTrace): Promise<Response> {
-    const key = await this.authenticate(event, trace);
-    if (!_isKey(key)) return key;
-    return this.refuse(trace, key, routeNotFound);
+  notFound(event: H3Event, trace: RequestTrace): Promise<Response> {
+    return this.authenticate(event, trace, undefined) as Promise<Response>;
   }
 
   async handle(event: H3Event, trace: RequestTrace, served: ServedRoute, rawParams: Record<string, string> | undefined): Promise<Response> {
     let known: KeyRecord | undefined;
     try {
-      const key = await this.authenticate(event, trace);
+      const key = await this.authenticate(event, trace, served);
       if (!_isKey(key)) return key;
       known = key;
-      // h3 answers HEAD with the GET route; HEAD is not a method of this API.
-      if (event.req.method !== served.route.method) return await this.refuse(trace, key, routeNotFound);
-      if (served.scope !== null && !key.scopes.has(served.scope)) return await this.refuse(trace, key, missingScope);
       // Only received here, not decoded or parsed: a 429 does no work on it (decision 20).
       const body = served.route.method === "POST" ? await receiveJsonBody(event.req as unknown as Request, event.runtime?.node?.req as IncomingMessage | undefined) : undefined;
       const search = event.url.search;
@@ -135,7 +138,7 @@ export class Pipeline {
   /** The response to a settled request: the refusal, the work's error, or its data with the charge. */
   async #answer(trace: RequestTrace, served: ServedRoute, settlement: Settlement<Answer>, body: ReceivedBody | undefined): Promise<Response> {
     const { admission } = settlement;
-    if (settlement.outcome === "refused") return this.#error(trace, admission.result === "forbidden" ? keyNotActive : rateLimited, admission);
+    if (settlement.outcome === "refused") return this.#error(trace, refusedBy[admission.result as Exclude<Admission["result"], "admitted">], admission);
     if (settlement.outcome === "failed") throw settlement.error;
     const { value, charge } = settlement;
     if ("error" in value) {
@@ -177,6 +180,15 @@ type Answer = { data: unknown } | { error: ApiError };
 
 function _free(error: ApiError): Decision<Answer> {
   return { value: { error }, cost: 0 };
+}
+
+/** Steps 2-4 in order: the key's state (403), the route (404; HEAD is not a method of this API), the scope (403). */
+function _refusal(key: KeyRecord, served: ServedRoute | undefined, method: string): ApiError | undefined {
+  if (key.state !== "active") return keyNotActive;
+  // h3 answers HEAD with the GET route.
+  if (served === undefined || method !== served.route.method) return routeNotFound;
+  if (served.scope !== null && !key.scopes.has(served.scope)) return missingScope;
+  return undefined;
 }
 
 function _isKey(value: KeyRecord | Response): value is KeyRecord {

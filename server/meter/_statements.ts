@@ -14,7 +14,7 @@ const CHARGE_ROW = "(?, 'charge', ?, ?, ?, ?)";
 export class MeterStatements {
   readonly keyBySecretHash: Statement<[string], KeyRow>;
   readonly dataVersion: Statement<[], number>;
-  readonly keyStateById: Statement<[string], { state: KeyState; tier: string }>;
+  readonly keyStateById: Statement<[string], { state: KeyState; tier: string; scopes: string }>;
   readonly balanceOf: Statement<[string], number>;
   readonly windowOf: Statement<[string], WindowRow>;
   /** Counts `requests` (one, or the admissions of one key in one batch) in the key's window. */
@@ -26,7 +26,7 @@ export class MeterStatements {
   constructor(db: MeterDatabase, windowMs: number) {
     this.keyBySecretHash = db.prepare("SELECT id, tier, scopes, state FROM keys WHERE secret_sha256 = ?");
     this.dataVersion = db.prepare<[], number>("PRAGMA data_version").pluck();
-    this.keyStateById = db.prepare("SELECT state, tier FROM keys WHERE id = ?");
+    this.keyStateById = db.prepare("SELECT state, tier, scopes FROM keys WHERE id = ?");
     this.balanceOf = db.prepare<[string], number>("SELECT credits FROM balances WHERE key_id = ?").pluck();
     this.windowOf = db.prepare("SELECT window_start, request_count FROM rate_windows WHERE key_id = ?");
     // A process whose clock lags never moves a window backwards: it counts in the newer one. A

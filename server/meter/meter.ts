@@ -4,7 +4,7 @@
 // event-loop turn share one write transaction, each key's in its own savepoint; a meter locked by
 // another process is waited for asynchronously, never by blocking the event loop for more than
 // BUSY_WAIT_MS at a time.
-import { RATE_WINDOW_MS, type OperationId, type Scope, type Tier } from "../policy.ts";
+import { RATE_WINDOW_MS, operationPolicy, type OperationId, type Scope, type Tier } from "../policy.ts";
 import { openMeterDatabase } from "./_database.ts";
 import { scopesFromColumn, tierFromColumn } from "./_columns.ts";
 import { MeterStatements, RECORD_CHARGES_MAX, type KeyState } from "./_statements.ts";
@@ -19,11 +19,12 @@ export interface KeyRecord { id: string; tier: Tier; scopes: ReadonlySet<Scope>;
 export interface RateLimitInfo { limit: number; remaining: number; reset_at: string; tier: Tier }
 export interface MeterStatus { credits_remaining: number; rate_limit: RateLimitInfo }
 /**
- * Steps 2 and 5 as the key stands in the meter when the request is counted: `forbidden` (disabled or
- * revoked since it was looked up) is not counted, `rate_limited` is. Balance and window as they stood.
+ * Steps 2, 4 and 5 as the key stands in the meter when the request is counted: `forbidden` (disabled
+ * or revoked since it was looked up) and `out_of_scope` (the operation's scope taken from the key
+ * since) are not counted, `rate_limited` is. Balance and window as they stood.
  */
 export interface Admission extends MeterStatus {
-  result: "admitted" | "forbidden" | "rate_limited";
+  result: "admitted" | "forbidden" | "out_of_scope" | "rate_limited";
   /** Only for rate_limited: whole seconds to reset_at, rounded up, from 1 to the window length. */
   retry_after_s?: number;
 }
@@ -68,8 +69,12 @@ export interface MeterOptions {
  * Lookups and status reads may answer synchronously (SQLite) or after a round trip (PostgreSQL).
  */
 export interface Meter {
-  /** The key a bearer secret names; its state and tier are read again, as they stand, by settle(). */
-  findKey(secret: string): KeyRecord | undefined | Promise<KeyRecord | undefined>;
+  /**
+   * The key a bearer secret names. Its state, tier and scopes may be a little older than the file
+   * (a cache): settle() reads them again, as they stand, and `fresh` reads them now, for a refusal
+   * decided from them before settle (a wrong 403 or 404 would otherwise be possible).
+   */
+  findKey(secret: string, options?: { fresh?: boolean }): KeyRecord | undefined | Promise<KeyRecord | undefined>;
   /** Balance and current window without counting anything (for answers given before the rate step). */
   status(key: KeyRecord): MeterStatus | Promise<MeterStatus>;
   /**
@@ -121,6 +126,7 @@ export class SqliteMeter implements Meter {
    * refused even within the turn, by settle(), which reads its state in its own transaction. A
    * read: in WAL mode it never waits for another process's write lock. Once per turn rather than
    * per request: its read transaction cost ~3.5 µs of a ~60 µs request under load (issue 12).
+   * Already as fresh as a turn, so `fresh` asks nothing more.
    */
   findKey(secret: string): KeyRecord | undefined {
     if (!this.#keyCacheChecked) {
@@ -181,12 +187,18 @@ export class SqliteMeter implements Meter {
       return requests.map(() => ({ outcome: "refused", admission }));
     }
     const tier = tierFromColumn(current.tier);
-    const window = this.#sql.countRequests.get(key.id, windowStartOf(now), requests.length)!;
-    const countedBefore = window.request_count - requests.length;
+    const scopes = scopesFromColumn(current.scopes);
+    const inScope = requests.filter((request) => _inScope(scopes, request.operation));
     let credits = this.#balance(key.id);
+    const outOfScope = inScope.length === requests.length ? undefined : this.#outOfScope(key.id, tier, credits, now);
+    if (inScope.length === 0) return requests.map(() => ({ outcome: "refused", admission: outOfScope! }));
+    const window = this.#sql.countRequests.get(key.id, windowStartOf(now), inScope.length)!;
+    let counted = window.request_count - inScope.length;
     const charged: Array<{ request: SettleRequest<unknown>; cost: number }> = [];
-    const settlements = requests.map((request, i): Settlement<unknown> => {
-      const admission = admissionOf(tier, { window_start: window.window_start, request_count: countedBefore + i + 1 }, credits, now);
+    const settlements = requests.map((request): Settlement<unknown> => {
+      if (outOfScope !== undefined && !_inScope(scopes, request.operation)) return { outcome: "refused", admission: outOfScope };
+      counted += 1;
+      const admission = admissionOf(tier, { window_start: window.window_start, request_count: counted }, credits, now);
       if (admission.result !== "admitted") return { outcome: "refused", admission };
       let decision: Decision<unknown>;
       try {
@@ -205,6 +217,11 @@ export class SqliteMeter implements Meter {
     return settlements;
   }
 
+  /** A request whose scope the key no longer holds: not counted, window and balance as they stand before the batch. */
+  #outOfScope(keyId: string, tier: Tier, credits: number, now: number): Admission {
+    return { result: "out_of_scope", credits_remaining: credits, rate_limit: peekWindow(this.#sql.windowOf.get(keyId), tier, now) };
+  }
+
   /** One UPDATE for the sum (the balance covers it: each work was given what was left), a ledger row each. */
   #recordCharges(keyId: string, charged: ReadonlyArray<{ request: SettleRequest<unknown>; cost: number }>, now: number): void {
     const total = charged.reduce((sum, { cost }) => sum + cost, 0);
@@ -220,4 +237,10 @@ export class SqliteMeter implements Meter {
   #balance(keyId: string): number {
     return this.#sql.balanceOf.get(keyId) ?? 0;
   }
+}
+
+/** Whether `scopes` reach `operation` (decision 8); an operation without a scope is open to every key. */
+function _inScope(scopes: ReadonlySet<Scope>, operation: OperationId): boolean {
+  const { scope } = operationPolicy[operation];
+  return scope === null || scopes.has(scope);
 }

@@ -36,19 +36,22 @@ describe("migrations", () => {
     const url = await newPostgresDatabase();
     const meters = await Promise.all(Array.from({ length: 6 }, () => PostgresMeter.open(url)));
     await Promise.all(meters.map((meter) => meter.close()));
-    expect(await query(url, "SELECT version, name FROM schema_migrations")).toEqual([{ version: 1, name: "keys_balances_rate_windows_ledger" }]);
+    expect(await query(url, "SELECT version, name FROM schema_migrations ORDER BY version")).toEqual([
+      { version: 1, name: "keys_balances_rate_windows_ledger" },
+      { version: 2, name: "admission_checks_scope" },
+    ]);
     const run = await cei("keys", "migrate", "--meter", url);
-    expect(run).toEqual({ code: 0, stdout: "meter schema at version 1\n", stderr: "" });
+    expect(run).toEqual({ code: 0, stdout: "meter schema at version 2\n", stderr: "" });
   });
 
   it("a database migrated by a newer build is refused, by the server and by cei keys", async () => {
     const url = await newPostgresDatabase();
     await (await PostgresMeter.open(url)).close();
-    await query(url, "INSERT INTO schema_migrations VALUES (2, 'future', '2030-01-01T00:00:00.000Z')");
-    await expect(PostgresMeter.open(url)).rejects.toThrow("meter database schema version 2 is newer than this build supports (1)");
+    await query(url, "INSERT INTO schema_migrations VALUES (3, 'future', '2030-01-01T00:00:00.000Z')");
+    await expect(PostgresMeter.open(url)).rejects.toThrow("meter database schema version 3 is newer than this build supports (2)");
     const run = await cei("keys", "list", "--meter", url);
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain("schema version 2 is newer than this build supports (1)");
+    expect(run.stderr).toContain("schema version 3 is newer than this build supports (2)");
   });
 });
 

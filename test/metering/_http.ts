@@ -99,6 +99,7 @@ export interface MeteredServer {
   disableKey(id: string): Promise<void>;
   enableKey(id: string): Promise<void>;
   revokeKey(id: string): Promise<void>;
+  setScopes(id: string, scopes: Scope[]): Promise<void>;
   call(method: string, path: string, options: RequestOptions): Promise<HttpResult>;
   view: MeterView;
   close(): Promise<void>;
@@ -127,6 +128,7 @@ export async function startMeteredServer(options: { releaseTrendingProjects?: bo
     disableKey: async (id) => void await keys.disable(id, clock.now),
     enableKey: async (id) => void await keys.enable(id, clock.now),
     revokeKey: async (id) => void await keys.revoke(id, clock.now),
+    setScopes: async (id, scopes) => void await keys.setScopes(id, scopes, clock.now),
     call: (method, path, requestOptions) => request(running.url, method, path, requestOptions),
     view,
     async close() {

@@ -51,6 +51,45 @@ describe.each(meterBackends)("%s meter", (backend) => {
     }, 30_000);
   });
 
+  describe("scopes and refusals decided before admission", () => {
+    let server: MeteredServer;
+    beforeAll(async () => { server = await startMeteredServer({ backend }); });
+    afterAll(() => server.close());
+
+    const PROJECT = "/v1/projects/aurora-swap";
+    const OUT_OF_SCOPE = { code: "FORBIDDEN", message: "The API key does not have the scope this operation requires." };
+
+    it("scopes widened or narrowed apply to the very next request; a refusal for scope is not counted", async () => {
+      const { id, key } = await server.newKey({ credits: 10, scopes: ["events"] });
+      expect((await server.call("GET", EVENT, { key })).status).toBe(200);
+      expect((await server.call("GET", PROJECT, { key })).body.error).toEqual(OUT_OF_SCOPE);
+
+      await server.setScopes(id, ["events", "projects"]);
+      const widened = await server.call("GET", PROJECT, { key });
+      expect(widened.status).toBe(200);
+      expect((await server.call("GET", EVENT, { key })).status).toBe(200);
+
+      await server.setScopes(id, ["projects"]);
+      const narrowed = await server.call("GET", EVENT, { key });
+      expect(narrowed.body).toMatchObject({ error: OUT_OF_SCOPE, meta: { credits_used: 0, credits_remaining: 7 } });
+      // Not counted: the window has the three 200s and the first refusal was not counted either.
+      expect(narrowed.body.meta.rate_limit.remaining).toBe(widened.body.meta.rate_limit.remaining - 1);
+      expect((await server.call("GET", PROJECT, { key })).status).toBe(200);
+      expect(await server.view.credits(id)).toBe(6);
+    });
+
+    it("a key revoked since its last request is refused as revoked, on an unknown route and outside its scopes too", async () => {
+      const { id, key } = await server.newKey({ credits: 10, scopes: ["projects"] });
+      expect((await server.call("GET", PROJECT, { key })).status).toBe(200);
+      await server.revokeKey(id);
+      expect((await server.call("GET", "/v1/nowhere", { key })).body).toMatchObject({ error: FORBIDDEN, meta: { credits_used: 0, credits_remaining: 9 } });
+      expect((await server.call("GET", EVENT, { key })).body.error).toEqual(FORBIDDEN);
+      expect((await server.call("DELETE", PROJECT, { key })).body.error).toEqual(FORBIDDEN);
+      expect((await server.call("GET", PROJECT, { key })).body.error).toEqual(FORBIDDEN);
+      expect(await server.view.credits(id)).toBe(9);
+    });
+  });
+
   describe("`cei serve` child processes", () => {
     it("`cei keys revoke` in a third process refuses the key's very next request in both readers, other keys unaffected", async () => {
       const meter = await newMeterLocation(backend);

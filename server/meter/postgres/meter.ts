@@ -2,12 +2,14 @@
 // the same semantics as the SQLite file's (server/meter/meter.ts). Key lookups, admissions and
 // charges made during one event-loop turn each go as one statement, so one round trip and one
 // transaction per batch; within a batch, rows are locked in key order, so that two readers'
-// batches never deadlock. Nothing is cached: every lookup reads the key as it stands, so a key
-// disabled or revoked by any process is refused on its next request in every reader. Rate
-// windows are counted in the database; their start comes from the reader's clock (`now`),
-// aligned to the epoch, as in the SQLite meter.
+// batches never deadlock. Active keys are kept in a cache by their secret, so a request of a known
+// key makes two round trips (admission, charge), not three; the admission reads the key's state,
+// tier and scopes as they stand, so a key disabled, revoked or narrowed by any process is refused
+// on its next request in every reader, and a refusal decided before admission reads the key again
+// (findKey's `fresh`). Rate windows are counted in the database; their start comes from the
+// reader's clock (`now`), aligned to the epoch, as in the SQLite meter.
 import type pg from "pg";
-import { RATE_WINDOW_MS } from "../../policy.ts";
+import { RATE_WINDOW_MS, operationPolicy, type Scope } from "../../policy.ts";
 import { scopesFromColumn, tierFromColumn } from "../_columns.ts";
 import { hashSecret } from "../_secret.ts";
 import type { KeyState } from "../_statements.ts";
@@ -19,9 +21,12 @@ import { createPool } from "./_pool.ts";
 
 /** Batches of one kind out at once: the pool has room for lookups, admissions, charges and a status read. */
 const IN_FLIGHT_PER_KIND = 1;
+/** Active keys kept by secret at most; the cache starts again when full. */
+const KEY_CACHE_LIMIT = 10_000;
 
 interface KeyRow { secret_sha256: string; id: string; tier: string; scopes: string; state: KeyState }
-interface AdmitRow { key_state: KeyState | null; key_tier: string | null; balance: number | null; win_start: number | null; win_count: number | null }
+interface AdmitRow { key_state: KeyState | null; key_tier: string | null; in_scope?: boolean | null; balance: number | null; win_start: number | null; win_count: number | null }
+interface AdmitRequest { key: KeyRecord; scope: Scope | null }
 interface ChargeRow { outcome: Charge["result"]; balance: number | null }
 
 const LOOKUP = {
@@ -30,8 +35,8 @@ const LOOKUP = {
 };
 const ADMIT = {
   name: "cei_admit_batch",
-  text: `SELECT a.* FROM unnest($1::text[]) WITH ORDINALITY AS j(key_id, n)
-         CROSS JOIN LATERAL cei_admit(j.key_id, $2, $3) a ORDER BY j.n`,
+  text: `SELECT a.* FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS j(key_id, scope, n)
+         CROSS JOIN LATERAL cei_admit_scoped(j.key_id, j.scope, $3, $4) a ORDER BY j.n`,
 };
 const CHARGE = {
   name: "cei_charge_batch",
@@ -49,8 +54,10 @@ export class PostgresMeter implements Meter {
   readonly #pool: pg.Pool;
   readonly #now: () => number;
   readonly #lookups: TurnBatches<string, KeyRecord | undefined>;
-  readonly #admits: TurnBatches<KeyRecord, Admission>;
+  readonly #admits: TurnBatches<AdmitRequest, Admission>;
   readonly #charges: TurnBatches<ChargeRequest, Charge>;
+  /** Active keys by the secret as sent (no sha256 for a known secret); see findKey. */
+  readonly #keyCache = new Map<string, KeyRecord>();
 
   /** Connects and applies any migration not yet applied (safe when several readers start at once). */
   static async open(url: string, options: { now?: () => number } = {}): Promise<PostgresMeter> {
@@ -73,8 +80,24 @@ export class PostgresMeter implements Meter {
     this.#charges = new TurnBatches((requests) => this.#charge(requests), IN_FLIGHT_PER_KIND);
   }
 
-  findKey(secret: string): Promise<KeyRecord | undefined> {
-    return this.#lookups.submit(hashSecret(secret));
+  /**
+   * A cached active key, or the key as it stands (`fresh`, or not cached). Only active keys are
+   * cached: an unknown secret (a key created since) and a disabled key (enabled since) are read
+   * every time. settle() reads state, tier and scopes again in its admission.
+   */
+  async findKey(secret: string, options?: { fresh?: boolean }): Promise<KeyRecord | undefined> {
+    if (options?.fresh !== true) {
+      const cached = this.#keyCache.get(secret);
+      if (cached !== undefined) return cached;
+    }
+    const key = await this.#lookups.submit(hashSecret(secret));
+    if (key?.state === "active") {
+      if (this.#keyCache.size >= KEY_CACHE_LIMIT) this.#keyCache.clear();
+      this.#keyCache.set(secret, key);
+    } else {
+      this.#keyCache.delete(secret);
+    }
+    return key;
   }
 
   async status(key: KeyRecord): Promise<MeterStatus> {
@@ -89,7 +112,7 @@ export class PostgresMeter implements Meter {
    * checks the key and the balance again, as they stand then.
    */
   async settle<T>({ key, operation, requestId, work }: SettleRequest<T>): Promise<Settlement<T>> {
-    const admission = await this.#admits.submit(key);
+    const admission = await this.#admits.submit({ key, scope: operationPolicy[operation].scope });
     if (admission.result !== "admitted") return { outcome: "refused", admission };
     let decision: Decision<T>;
     try {
@@ -117,18 +140,22 @@ export class PostgresMeter implements Meter {
     });
   }
 
-  async #admit(keys: KeyRecord[]): Promise<Admission[]> {
+  async #admit(requests: AdmitRequest[]): Promise<Admission[]> {
     const now = this.#now();
-    const order = _byKeyId(keys.map((key) => key.id));
-    const { rows } = await this.#pool.query<AdmitRow>({ ...ADMIT, values: [order.map((i) => keys[i]!.id), windowStartOf(now), RATE_WINDOW_MS] });
+    const order = _byKeyId(requests.map((request) => request.key.id));
+    const sorted = order.map((i) => requests[i]!);
+    const { rows } = await this.#pool.query<AdmitRow>({
+      ...ADMIT, values: [sorted.map((r) => r.key.id), sorted.map((r) => r.scope), windowStartOf(now), RATE_WINDOW_MS],
+    });
     const admissions: Admission[] = [];
     order.forEach((index, position) => {
       const row = rows[position]!;
-      const key = keys[index]!;
+      const key = requests[index]!.key;
       const credits = row.balance ?? 0;
-      if (row.key_state !== "active") {
+      if (row.key_state !== "active" || row.in_scope !== true) {
         const tier = row.key_tier === null ? key.tier : tierFromColumn(row.key_tier);
-        admissions[index] = { result: "forbidden", credits_remaining: credits, rate_limit: peekWindow(_window(row), tier, now) };
+        const result = row.key_state !== "active" ? "forbidden" : "out_of_scope";
+        admissions[index] = { result, credits_remaining: credits, rate_limit: peekWindow(_window(row), tier, now) };
       } else {
         admissions[index] = admissionOf(tierFromColumn(row.key_tier!), _window(row)!, credits, now);
       }
