@@ -14,7 +14,8 @@ interface Case {
   name: string;
   /** Which extra key sends it: `limited` (free tier, window used up) or `broke` (no credits). */
   key: "limited" | "broke";
-  request: (slug: string) => LoadRequest;
+  /** One request sent again and again, or several sent in turn. */
+  request: (slug: string) => LoadRequest | LoadRequest[];
   /** Statuses the run may answer. */
   statuses: readonly string[];
   /** Counted in the 1.5x target (429 and 402); the 422s are shown for comparison. */
@@ -25,6 +26,16 @@ const SEARCH = JSON.stringify({ q: "ing", types: ["x_account"], limit: 20 });
 const INVALID_16K = JSON.stringify({ q: "ab", types: Array(8_150).fill(0) });
 /** A valid search padded with whitespace to 16 KiB, so that a key without credits gets 402, not 422. */
 const VALID_16K = `{"q":"ing","types":["x_account"],"limit":20${" ".repeat(16_384 - SEARCH.length - 1)}}`;
+/**
+ * SEARCH in DISTINCT_BODIES variants that differ only in whitespace (up to 6 spaces in each of 4
+ * places): none is ever remembered as already validated (server/operations/_operation.ts,
+ * ValidBodyCache), so this is what a 402 costs an abuser who varies the body.
+ */
+const DISTINCT_BODIES = 2_401;
+const SEARCH_EACH_DIFFERENT = (): string[] => Array.from({ length: DISTINCT_BODIES }, (_, i) => {
+  const [a, b, c, d] = [0, 1, 2, 3].map((place) => " ".repeat(Math.floor(i / 7 ** place) % 7));
+  return `{${a}"q":"ing",${b}"types":["x_account"],${c}"limit":20${d}}`;
+});
 const UNKNOWN_20 = Array.from({ length: 20 }, (_, i) => `unknown_parameter_${i}=${"v".repeat(20)}`).join("&");
 
 const post = (body: string): LoadRequest => ({ method: "POST", path: "/v1/search", body, headers: { "content-type": "application/json" } });
@@ -37,6 +48,7 @@ const CASES: readonly Case[] = [
   { name: "429 GET project + 20 unknown params", key: "limited", request: (slug) => ({ ...project(slug), path: `/v1/projects/${slug}?${UNKNOWN_20}` }), statuses: ["429"], refused: true },
   { name: "402 GET project", key: "broke", request: project, statuses: ["402"], refused: true },
   { name: "402 search q=ing x_account", key: "broke", request: () => post(SEARCH), statuses: ["402"], refused: true },
+  { name: "402 search q=ing x_account, each different", key: "broke", request: () => SEARCH_EACH_DIFFERENT().map(post), statuses: ["402"], refused: true },
   { name: "402 search 16 KiB valid body", key: "broke", request: () => post(VALID_16K), statuses: ["402"], refused: true },
   { name: "422 (0 credits) 16 KiB invalid body", key: "broke", request: () => post(INVALID_16K), statuses: ["422"], refused: false },
   { name: "422 (0 credits) 20 unknown params", key: "broke", request: (slug) => ({ ...project(slug), path: `/v1/projects/${slug}?${UNKNOWN_20}` }), statuses: ["422"], refused: false },
@@ -95,12 +107,13 @@ async function _cpuRun(c: Case, snapshot: string, config: BenchConfig, seconds =
   const server = await _start(snapshot);
   try {
     const key = c.key === "limited" ? server.extraKeys[0]! : server.extraKeys[1]!;
-    const request = _withKey(c.request(_slug(snapshot, server)), key);
+    const made = c.request(_slug(snapshot, server));
+    const requests = (Array.isArray(made) ? made : [made]).map((request) => _withKey(request, key));
     // The free key's window must not roll over mid-run: its first 60 requests would be admitted.
     if (c.key === "limited") await _useUpWindow(server.url, key, config.warmupSeconds + seconds + 2);
-    await runLoad(server.url, [request], config.warmupSeconds);
+    await runLoad(server.url, requests, config.warmupSeconds);
     const before = server.cpuSeconds();
-    const result = await runLoad(server.url, [request], seconds);
+    const result = await runLoad(server.url, requests, seconds);
     _expect(c.name, result, c.statuses);
     return { us: ((server.cpuSeconds() - before) * 1e6) / result.total, statuses: result.statuses };
   } finally {

@@ -144,15 +144,26 @@ export async function receiveJsonBody(request: Request, node?: IncomingMessage):
   return bytes;
 }
 
+/** A received body's bytes as one Buffer (undefined for a body refused as received). */
+export function receivedBytes(body: ReceivedBody): Buffer | undefined {
+  if ("problem" in body) return undefined;
+  // One chunk (the usual case on loopback and for small bodies) is seen without a copy.
+  const { chunks, size } = body;
+  if (chunks.length === 1) return Buffer.from(chunks[0]!.buffer, chunks[0]!.byteOffset, size);
+  const joined = Buffer.concat(chunks, size);
+  // Joined once: a second look (parseJsonBody after a cache miss) takes the same Buffer.
+  body.chunks = [joined];
+  return joined;
+}
+
 /** The parsed body, or undefined with its problem pushed onto `problems`. */
 export function parseJsonBody(body: ReceivedBody, problems: ErrorDetail[]): unknown {
-  if ("problem" in body) {
-    problems.push(body.problem);
+  const bytes = receivedBytes(body);
+  if (bytes === undefined) {
+    problems.push((body as { problem: ErrorDetail }).problem);
     return undefined;
   }
-  // One chunk (the usual case on loopback and for small bodies) is decoded without a copy.
-  const { chunks, size } = body;
-  const text = chunks.length === 1 ? Buffer.from(chunks[0]!.buffer, chunks[0]!.byteOffset, size).toString("utf8") : Buffer.concat(chunks, size).toString("utf8");
+  const text = bytes.toString("utf8");
   try {
     return JSON.parse(text) as unknown;
   } catch {

@@ -13,7 +13,7 @@ import type { Admission, Decision, KeyRecord, Meter, Settlement } from "./meter/
 import type { Caller, OperationHandler } from "./operations/_operation.ts";
 import { operationPolicy, type Scope } from "./policy.ts";
 import type { Route } from "./routes.ts";
-import { parseJsonBody, receiveJsonBody, type ReceivedBody } from "./_body.ts";
+import { receiveJsonBody, type ReceivedBody } from "./_body.ts";
 import { dataValue } from "./_json-text.ts";
 import { readParams, readQuery } from "./_request.ts";
 import type { Logger } from "./log.ts";
@@ -121,11 +121,11 @@ export class Pipeline {
     const problems: ErrorDetail[] = [];
     const params = readParams(rawParams, problems);
     const query = readQuery(search, problems);
-    // A query or body that cannot be read at all has no fields to check: report it with the rest.
+    // A query that cannot be read at all has no fields to check: report it with the rest.
     if (query === undefined) return _free(new ApiError("INVALID_REQUEST", undefined, problems));
-    const parsedBody = body === undefined ? undefined : parseJsonBody(body, problems);
-    if (body !== undefined && parsedBody === undefined) return _free(new ApiError("INVALID_REQUEST", undefined, problems));
-    const validation = served.handler.validate(body === undefined ? { params, query } : { params, query, body: parsedBody }, problems);
+    const validation = body === undefined
+      ? served.handler.validate({ params, query }, problems)
+      : served.handler.validateReceived(params, query, body, problems);
     if (!validation.valid) return _free(validation.error);
     if (admission.credits_remaining < served.cost) return _free(insufficientCredits);
     const caller: Caller = { id: key.id, tier: admission.rate_limit.tier, scopes: key.scopes, credits_remaining: admission.credits_remaining, rate_limit: admission.rate_limit };
