@@ -21,15 +21,33 @@ const keys: Record<SearchKeyFamily, [table: string, columns: string[], where?: s
   event: ["events", ["name", "slug"]],
 };
 
+/**
+ * The key of `column`, lower-cased as the server does: SQLite's lower() for ASCII text (it folds
+ * exactly A-Z, as toLowerCase does there), js_lower for the rest.
+ */
+const lowered = (column: string): string => `CASE WHEN octet_length(${column}) = length(${column}) THEN lower(${column}) ELSE js_lower(${column}) END`;
+
+/**
+ * One SELECT per searchable column. A (key, family, id) can only repeat within one row (ids are
+ * unique in their table), so each column skips a key an earlier column of its row already gave
+ * (IS NOT: NULLs are equal, as in UNION), and the arms are joined by UNION ALL: the same rows as a
+ * UNION, without its de-duplicating b-tree (~0.4 s at 1M records).
+ */
+function keySelects(type: SearchKeyFamily): string[] {
+  const [table, columns, where] = keys[type];
+  return columns.map((column, i) => {
+    const conditions = [
+      ...(where === undefined ? [] : [where]),
+      ...columns.slice(0, i).map((earlier) => `${lowered(column)} IS NOT ${lowered(earlier)}`),
+    ];
+    return `SELECT ${lowered(column)} AS key, '${type}' AS entity_type, id AS entity_id FROM main.${table}${conditions.length === 0 ? "" : ` WHERE ${conditions.join(" AND ")}`}`;
+  });
+}
+
 export const searchIndexSql = `
 INSERT INTO search_keys (key, entity_type, entity_id)
   SELECT key, entity_type, entity_id FROM (
-    ${SEARCH_KEY_FAMILIES
-      .flatMap((type) => {
-        const [table, columns, where] = keys[type];
-        return columns.map((c) => `SELECT js_lower(${c}) AS key, '${type}' AS entity_type, id AS entity_id FROM main.${table}${where ? ` WHERE ${where}` : ""}`);
-      })
-      .join("\n    UNION ")})
+    ${SEARCH_KEY_FAMILIES.flatMap(keySelects).join("\n    UNION ALL ")})
   ORDER BY key, entity_type, entity_id;
 ${SEARCH_KEY_FAMILIES.map((type) => `
 INSERT INTO search_fts_${type} (rowid, key) SELECT rowid, key FROM search_keys WHERE entity_type = '${type}' ORDER BY rowid;
