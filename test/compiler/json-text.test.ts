@@ -1,4 +1,5 @@
 // The cheap count that rules out repeated keys must never miss one; the scan names the first.
+import { fc, test as property } from "@fast-check/vitest";
 import { expect, test } from "vitest";
 import { invalidJsonMessage, mayRepeatKeys, repeatedKey } from "../../compiler/_json-text.ts";
 
@@ -32,3 +33,27 @@ test("a trailing comma is named as one; other mistakes keep JSON.parse's words",
   expect(message('{"a":1 ,\n}')).toBe('invalid JSON: trailing comma at character 8: remove the comma before "}"');
   expect(message('{"a":1,,}')).toMatch(/^invalid JSON: (?!trailing comma)/);
 });
+
+/** JSON text with `space` around every colon, and (when `repeat`) the first key of the first non-empty object written twice. */
+function serialize(value: unknown, space: string, repeat: boolean): string {
+  let repeated = !repeat;
+  const write = (v: unknown): string => {
+    if (v === null || typeof v !== "object") return JSON.stringify(v);
+    if (Array.isArray(v)) return `[${v.map(write).join(",")}]`;
+    const entries = Object.entries(v).map(([k, item]) => `${JSON.stringify(k)}${space}:${space}${write(item)}`);
+    if (!repeated && entries.length > 0) {
+      repeated = true;
+      entries.push(`${JSON.stringify(Object.keys(v)[0])}${space}:${space}"12:00"`);
+    }
+    return `{${entries.join(",")}}`;
+  };
+  return write(value);
+}
+
+property.prop([fc.jsonValue(), fc.constantFrom("", " ", "\n", " \t\r "), fc.boolean()], { numRuns: 500 })(
+  "the cheap count never rules out a repeated key, whatever the spacing and the strings hold",
+  (value, space, repeat) => {
+    const text = serialize(value, space, repeat);
+    if (repeatedKey(text) !== undefined) expect(mayRepeatKeys(text, JSON.parse(text))).toBe(true);
+  },
+);
