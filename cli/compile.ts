@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { InvalidArgumentError, type Command } from "commander";
 import { compileSnapshot } from "../compiler/compile.ts";
 import { scratchDirFor } from "../compiler/scratch.ts";
+import { stopCompilerWorkers } from "../compiler/workers.ts";
 import { SHRINK_LIMIT } from "../compiler/shrink.ts";
 import type { SnapshotDiff } from "../snapshot/diff.ts";
 import { summariseDiff } from "../snapshot/text.ts";
@@ -76,10 +77,20 @@ export function parseZonedDateTime(value: string): Date {
   return new Date(ms);
 }
 
-/** On SIGINT/SIGTERM the scratch folder (hidden records included) goes before the process does. */
+/** How long a stopped compile waits for its worker threads before it removes the scratch folder anyway. */
+const STOP_WORKERS_MS = 10_000;
+
+/**
+ * On SIGINT/SIGTERM the worker threads are stopped, then the scratch folder (hidden records
+ * included) goes before the process does.
+ */
 function removeScratchOnSignals(outFile: string): () => void {
+  let stopping = false;
   const handlers = (["SIGINT", "SIGTERM"] as const).map((signal) => {
-    const handler = () => {
+    const handler = async () => {
+      if (stopping) return;
+      stopping = true;
+      await Promise.race([stopCompilerWorkers(), new Promise((resolve) => setTimeout(resolve, STOP_WORKERS_MS).unref())]);
       try {
         // Worker threads may still be creating files in it: retry a non-empty folder.
         rmSync(scratchDirFor(outFile), { recursive: true, force: true, maxRetries: 10, retryDelay: 20 });

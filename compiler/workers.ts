@@ -28,6 +28,19 @@ export type WorkerJob =
 
 export type WorkerMessage = { progress: string } | { done: unknown[] };
 
+/** The workers running in this process (stopCompilerWorkers). */
+const running = new Set<Worker>();
+
+/**
+ * Stops every compiler worker and resolves once they have stopped (a worker inside one SQLite
+ * statement stops when it returns). A stopped compile must not remove the scratch folder under a
+ * running worker: its statement would fail while the thread is being torn down, and
+ * better-sqlite3 throwing into a terminating thread aborts the process (SIGABRT).
+ */
+export async function stopCompilerWorkers(): Promise<void> {
+  await Promise.all([...running].map((worker) => worker.terminate()));
+}
+
 /** Starts `job` on a worker thread; `result` settles with the job's rows, or its failure. */
 export class CompilerWorker implements StartedJob {
   readonly result: Promise<unknown[]>;
@@ -35,6 +48,8 @@ export class CompilerWorker implements StartedJob {
 
   constructor(job: WorkerJob, onProgress?: (message: string) => void) {
     this.#worker = new Worker(new URL("./_worker.mjs", import.meta.url), { workerData: job });
+    running.add(this.#worker);
+    this.#worker.once("exit", () => running.delete(this.#worker));
     this.result = new Promise((resolve, reject) => {
       this.#worker.on("message", (message: WorkerMessage) => {
         if ("progress" in message) onProgress?.(message.progress);
