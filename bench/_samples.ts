@@ -4,6 +4,8 @@
 // for 2 hours), so a run never measures answers that went stale because the cache was old.
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { readManifest } from "../compiler/manifest.ts";
+import { SNAPSHOT_FORMAT_VERSION } from "../compiler/snapshot-schema.ts";
 import { writeSample } from "../data/sample.ts";
 import { OUT_DIR } from "./_config.ts";
 import { runCompileChild } from "./_children.ts";
@@ -56,9 +58,18 @@ export async function ensureSample(scale: number, log: (line: string) => void): 
  */
 export async function ensureSnapshot(sample: Sample, log: (line: string) => void): Promise<string> {
   const file = snapshotFile(sample.scale);
-  if (existsSync(file) && statSync(file).mtimeMs >= statSync(join(sample.dir, ".bench-meta.json")).mtimeMs) return file;
+  if (existsSync(file) && statSync(file).mtimeMs >= statSync(join(sample.dir, ".bench-meta.json")).mtimeMs && _isCurrentFormat(file)) return file;
   mkdirSync(OUT_DIR, { recursive: true });
   const result = await runCompileChild("compile", sample, file);
   log(`  compiled snapshot scale ${sample.scale} in ${(result.wallMs / 1000).toFixed(1)} s (for the sections that serve it)`);
   return file;
+}
+
+/** A snapshot cached by an older build is of another format, which `cei serve` refuses: compiled again. */
+function _isCurrentFormat(file: string): boolean {
+  try {
+    return readManifest(file).format_version === SNAPSHOT_FORMAT_VERSION;
+  } catch {
+    return false;
+  }
 }

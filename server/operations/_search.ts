@@ -38,8 +38,8 @@ export const searchText = z
   })
   .refine((text) => text.length < 2 || text.trim().length >= 2, { message: "must be 2-500 characters after trimming spaces", params: { code: "too_small" } });
 
-/** One candidate key of the key-range phase as a raw row: rowid, family, entity id, whether the key equals the query. */
-type CandidateRow = [rowid: number, type: SearchKeyFamily, id: string, exact: number, sortKey: string];
+/** One candidate key of the key-range phase as a raw row: family, entity id, whether the key equals the query. */
+type CandidateRow = [type: SearchKeyFamily, id: string, exact: number, sortKey: string];
 /** One key of the substring phase that contains the query: rowid, family, entity id. */
 type SubstringRow = [rowid: number, type: SearchKeyFamily, id: string];
 
@@ -59,12 +59,14 @@ export function createSearchIndex(
 ): SearchIndex {
   // One statement per phase over the named families (each a UNION ALL of one arm per family, merged
   // by SQLite in order as the rows are stepped): prepared the first time a set of families is searched.
-  // Exact keys, then longer keys starting with the query, in key (= rowid) order.
+  // Exact keys, then longer keys starting with the query, in (key, family, id) order, which is
+  // rowid order (the compiler inserts the keys so): each arm reads its family's range from the
+  // covering index search_keys_by_family alone, already in that order, so nothing is sorted.
   const keyRange = _statementsByFamilies((keyed) => snapshot.prepare<[{ key: string; upper: string }], CandidateRow>(
     `${keyed.map((family) => `
-    SELECT rowid, entity_type, entity_id, key = @key, key AS sort_key FROM search_keys
+    SELECT entity_type, entity_id, key = @key, key AS sort_key FROM search_keys
     WHERE entity_type = '${family}' AND key >= @key AND key < @upper`).join("\n    UNION ALL")}
-    ORDER BY sort_key, rowid`).raw());
+    ORDER BY sort_key, entity_type, entity_id`).raw());
   // Of the first `budget` keys (in rowid order) holding the query's two rarest trigrams in their
   // family (FTS5 intersects their doclists; parameter `m_<family>` names them), those that contain
   // the whole query: the same rows, in the same order, as a phrase query for the whole text, without
@@ -119,7 +121,7 @@ export function createSearchIndex(
       let examined = 0;
       // U+10FFFF sorts after every continuation of `key` in SQLite's binary (UTF-8) order.
       if (keyed.length > 0) {
-        for (const [, type, id, exact] of keyRange(keyed).iterate({ key, upper: key + "\u{10FFFF}" })) {
+        for (const [type, id, exact] of keyRange(keyed).iterate({ key, upper: key + "\u{10FFFF}" })) {
           if (++examined > candidateLimit) return hits;
           if (!exact && !handleDone && addHandle()) return hits;
           if (add({ type, id })) return hits;

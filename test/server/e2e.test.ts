@@ -122,7 +122,7 @@ describe("openSnapshot", () => {
     const db = new Database(file);
     db.prepare("UPDATE manifest SET value = ? WHERE key = 'format_version'").run(String(SNAPSHOT_FORMAT_VERSION - 1));
     db.close();
-    expect(() => openSnapshot(file)).toThrow(/format version 2, but this server reads version 3; recompile it/);
+    expect(() => openSnapshot(file)).toThrow(new RegExp(`format version ${SNAPSHOT_FORMAT_VERSION - 1}, but this server reads version ${SNAPSHOT_FORMAT_VERSION}; recompile it`));
   });
   it("refuses a missing file and a file that is not a snapshot", () => {
     const dir = testTempDir("cei-nosnap-");
@@ -230,6 +230,6 @@ describe("cei serve and the X secret", () => {
     db.close();
     const server = await serve(file, []);
     expect(server.code).toBe(1);
-    expect(server.stderr()).toMatch(/format version 2, but this server reads version 3; recompile it/);
+    expect(server.stderr()).toMatch(new RegExp(`format version ${SNAPSHOT_FORMAT_VERSION - 1}, but this server reads version ${SNAPSHOT_FORMAT_VERSION}; recompile it`));
   }, 30_000);
 });
