@@ -72,10 +72,14 @@ export class Pipeline {
     if (match === null) return this.#error(trace, invalidApiKey, {});
     const secret = match[1]!;
     let key = await this.#deps.meter.findKey(secret);
-    if (key !== undefined && _refusal(key, served, event.req.method) !== undefined) key = await this.#deps.meter.findKey(secret, FRESH);
     if (key === undefined) return this.#error(trace, invalidApiKey, {});
+    let refusal = _refusal(key, served, event.req.method);
+    if (refusal !== undefined) {
+      key = await this.#deps.meter.findKey(secret, FRESH);
+      if (key === undefined) return this.#error(trace, invalidApiKey, {});
+      refusal = _refusal(key, served, event.req.method);
+    }
     trace.keyId = key.id;
-    const refusal = _refusal(key, served, event.req.method);
     return refusal === undefined ? key : this.refuse(trace, key, refusal);
   }
 
