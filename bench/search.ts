@@ -11,7 +11,7 @@ import { dataValue } from "../server/_json-text.ts";
 import { handleSearchKey } from "../compiler/x-ids.ts";
 import type { Caller } from "../server/operations/_operation.ts";
 import { createSearchIndex, defaultSearchFamilies, SEARCH_CANDIDATE_LIMIT } from "../server/operations/_search.ts";
-import { SEARCH_DEFAULT_LIMIT, searchEntities } from "../server/operations/search-entities.ts";
+import { SEARCH_DEFAULT_LIMIT, searchEntities, searchEntries } from "../server/operations/search-entities.ts";
 import { openSnapshot } from "../server/snapshot.ts";
 import { BENCH_X_SECRET, type BenchConfig } from "./_config.ts";
 import { percentile } from "./_load.ts";
@@ -42,7 +42,7 @@ export async function benchSearch(config: BenchConfig, sample: Sample, snapshotP
   try {
     const queries = _queries(snapshot, sample, config.searchQueries);
     const xHandleSearchKey = handleSearchKey(BENCH_X_SECRET);
-    const index = createSearchIndex(snapshot, xHandleSearchKey);
+    const index = createSearchIndex(snapshot, xHandleSearchKey, searchEntries);
     const all = new Set(defaultSearchFamilies);
     const handler = searchEntities.create({ snapshot, now: Date.now, xHandleSearchKey });
     const viaIndex = _time(queries, (text) => index.search(text, all, SEARCH_DEFAULT_LIMIT), (hits) => hits.length);

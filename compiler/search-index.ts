@@ -21,6 +21,14 @@ const keys: Record<SearchKeyFamily, [table: string, columns: string[], where?: s
   event: ["events", ["name", "slug"]],
 };
 
+/** The table each family's keys come from: the server reads a hit's entry from its row there. */
+export const SEARCH_KEY_TABLES = Object.fromEntries(
+  Object.entries(keys).map(([family, [table]]) => [family, table]),
+) as Record<SearchKeyFamily, string>;
+
+/** The most keys one entity has in its family (one per searchable column; equal keys are one). */
+export const SEARCH_KEYS_PER_ENTITY = Math.max(...Object.values(keys).map(([, columns]) => columns.length));
+
 /**
  * The key of `column`, lower-cased as the server does: SQLite's lower() for ASCII text (it folds
  * exactly A-Z, as toLowerCase does there), js_lower for the rest.

@@ -5,6 +5,7 @@
 import type Database from "better-sqlite3";
 import { z } from "zod";
 import { SEARCH_KEY_FAMILIES, type SearchKeyFamily } from "../../compiler/snapshot-schema.ts";
+import { SEARCH_KEYS_PER_ENTITY } from "../../compiler/search-index.ts";
 import { handleSearchHash, normaliseHandle } from "../../compiler/x-ids.ts";
 
 /** The six families of the spec: searched and echoed when a request names no `types`. */
@@ -12,7 +13,18 @@ export const defaultSearchFamilies = ["project", "fund", "person", "token", "sto
 /** Every family, in the order `types` is echoed; news and events only when named (decision 25). */
 export const searchFamilies = [...defaultSearchFamilies, "news", "event"] as const;
 export type SearchFamily = (typeof searchFamilies)[number];
-export interface SearchHit { type: SearchFamily; id: string }
+/**
+ * What a search returns for each hit: its entry, ready to send. A key family's entry is a JSON
+ * expression over one row of `table` (the row whose `id` the key names); an X account found by its
+ * exact handle gets `handle(id)`. Every entry must name its entity (its family and id): a search
+ * returns each entry once. The search's own statements compute the entries of the rows it returns,
+ * instead of a statement per hit after the search (~1 µs each, and a column of a row costs ~0.15 µs
+ * in better-sqlite3: issue 12).
+ */
+export interface SearchEntries {
+  families: Partial<Record<SearchKeyFamily, { table: string; json: string }>>;
+  handle?: (xAccountId: string) => string;
+}
 
 /**
  * The most candidate keys (rows of search_keys, in key order over the named families) one search
@@ -38,14 +50,12 @@ export const searchText = z
   })
   .refine((text) => text.length < 2 || text.trim().length >= 2, { message: "must be 2-500 characters after trimming spaces", params: { code: "too_small" } });
 
-/** One candidate key of the key-range phase as a raw row: family, entity id, whether the key equals the query. */
-type CandidateRow = [type: SearchKeyFamily, id: string, exact: number, sortKey: string];
-/** One key of the substring phase that contains the query: rowid, family, entity id. */
-type SubstringRow = [rowid: number, type: SearchKeyFamily, id: string];
+/** One candidate key of the key-range phase as a raw row: whether the key equals the query, the entry. */
+type CandidateRow = [exact: number, entry: string | null];
 
 export interface SearchIndex {
-  /** Deterministic: match class, then key, then family, then id; each entity appears once. */
-  search(text: string, families: ReadonlySet<SearchFamily>, limit: number): SearchHit[];
+  /** The hits' entries. Deterministic: match class, then key, then family, then id; each entity appears once. */
+  search(text: string, families: ReadonlySet<SearchFamily>, limit: number): string[];
 }
 
 /**
@@ -55,31 +65,45 @@ export interface SearchIndex {
 export function createSearchIndex(
   snapshot: Database.Database,
   handleSearchKey: string | undefined,
+  entries: SearchEntries,
   candidateLimit = SEARCH_CANDIDATE_LIMIT,
 ): SearchIndex {
-  // One statement per phase over the named families (each a UNION ALL of one arm per family, merged
-  // by SQLite in order as the rows are stepped): prepared the first time a set of families is searched.
-  // Exact keys, then longer keys starting with the query, in (key, family, id) order, which is
-  // rowid order (the compiler inserts the keys so): each arm reads its family's range from the
-  // covering index search_keys_by_family alone, already in that order, so nothing is sorted.
-  const keyRange = _statementsByFamilies((keyed) => snapshot.prepare<[{ key: string; upper: string }], CandidateRow>(
-    `${keyed.map((family) => `
-    SELECT entity_type, entity_id, key = @key, key AS sort_key FROM search_keys
-    WHERE entity_type = '${family}' AND key >= @key AND key < @upper`).join("\n    UNION ALL")}
-    ORDER BY sort_key, entity_type, entity_id`).raw());
+  // Each hit's entry, computed for the rows a phase returns only (each arm also reads one row ahead
+  // that may never be returned): outside the merged arms, as one CASE over the family.
+  const entry = (keyed: readonly SearchKeyFamily[]): string =>
+    `CASE c.entity_type ${keyed.map((family) => {
+      const { table, json } = entries.families[family]!;
+      return `WHEN '${family}' THEN (SELECT ${json} FROM ${table} WHERE id = c.entity_id)`;
+    }).join(" ")} END`;
+  // The key-range phase: exact keys, then longer keys starting with the query, in (key, family, id)
+  // order, which is rowid order (the compiler inserts the keys so). One UNION ALL of one arm per
+  // named family, merged by SQLite in order: each arm reads its family's range from the covering
+  // index search_keys_by_family alone, already in that order, so nothing is sorted. Read as whole
+  // chunks of `size` rows from `offset` (literals: a bound LIMIT made the plan slower), each row its
+  // entry alone, or [exact, entry] while an X handle waits for the end of the exact keys: a row
+  // stepped from JavaScript costs ~0.3 µs more than one of `all()`, and each further column ~0.15-0.3 µs.
+  const keyRange = _statements((keyed, exact: boolean, size: number, offset: number) => {
+    const sql = `
+      SELECT ${exact ? "c.exact, " : ""}${entry(keyed)} FROM (${keyed.map((family) => `
+        SELECT entity_type, entity_id, ${exact ? "key = @key AS exact, " : ""}key AS sort_key FROM search_keys
+        WHERE entity_type = '${family}' AND key >= @key AND key < @upper`).join("\n        UNION ALL")}
+        ORDER BY sort_key, entity_type, entity_id LIMIT ${size} OFFSET ${offset}) AS c`;
+    const statement = snapshot.prepare<[{ key: string; upper: string }], CandidateRow | string | null>(sql);
+    return exact ? statement.raw() : statement.pluck();
+  });
   // Of the first `budget` keys (in rowid order) holding the query's two rarest trigrams in their
   // family (FTS5 intersects their doclists; parameter `m_<family>` names them), those that contain
   // the whole query: the same rows, in the same order, as a phrase query for the whole text, without
   // reading the doclists of common trigrams. The whole-text test runs in SQL: a candidate that fails
   // it never becomes a JavaScript row (each cost ~0.9 µs, most of a search of a common name). The
   // budget is a literal: a bound LIMIT made the plan slower (docs/performance.md).
-  const substring = _statementsByFamilies((keyed, budget) => snapshot.prepare<[Record<string, string>], SubstringRow>(`
-    SELECT rowid, entity_type, entity_id FROM (${keyed.map((family) => `
+  const substring = _statements((keyed, budget: number) => snapshot.prepare<[Record<string, string>], string | null>(`
+    SELECT ${entry(keyed)} FROM (${keyed.map((family) => `
       SELECT f.rowid AS rowid, k.entity_type AS entity_type, k.entity_id AS entity_id, k.key AS key
       FROM search_fts_${family} f JOIN search_keys k ON k.rowid = f.rowid
       WHERE search_fts_${family} MATCH @m_${family}`).join("\n      UNION ALL")}
-      ORDER BY rowid LIMIT ${budget})
-    WHERE instr(key, @query) > 0`).raw());
+      ORDER BY rowid LIMIT ${budget}) AS c
+    WHERE instr(c.key, @query) > 0`).pluck());
   const trigramDocuments = snapshot.prepare<[string], { type: SearchKeyFamily; documents: number }>(
     "SELECT entity_type AS type, documents FROM search_trigrams WHERE trigram = ?",
   );
@@ -100,35 +124,50 @@ export function createSearchIndex(
   return {
     search(text, families, limit) {
       const key = text.trim().toLowerCase();
-      const keyed = SEARCH_KEY_FAMILIES.filter((family) => families.has(family));
-      const hits: SearchHit[] = [];
-      const seen = new Set<string>();
-      const add = (hit: SearchHit): boolean => {
-        const id = `${hit.type}\u0000${hit.id}`;
-        if (!seen.has(id)) {
-          seen.add(id);
-          hits.push({ type: hit.type, id: hit.id });
-        }
-        return hits.length >= limit;
+      const keyed = SEARCH_KEY_FAMILIES.filter((family) => families.has(family) && entries.families[family] !== undefined);
+      // Entries in the order found, each once (an entry names its entity).
+      const hits = new Set<string>();
+      const add = (entry: string | null): boolean => {
+        // No entry: a key whose row is not in its table, which the compiler never writes.
+        if (entry !== null) hits.add(entry);
+        return hits.size >= limit;
       };
-      let handleDone = !(families.has("x_account") && handleSearchKey !== undefined && HANDLE.test(key));
+      const { handle } = entries;
+      let handleDone = !(families.has("x_account") && handle !== undefined && handleSearchKey !== undefined && HANDLE.test(key));
       /** An exact handle ranks after exact keys and before prefixes. */
       const addHandle = (): boolean => {
         handleDone = true;
         const id = handleIndex.get(handleSearchHash(handleSearchKey!, normaliseHandle(key)));
-        return id !== undefined && add({ type: "x_account", id });
+        return id !== undefined && add(handle!(id));
       };
       let examined = 0;
-      // U+10FFFF sorts after every continuation of `key` in SQLite's binary (UTF-8) order.
       if (keyed.length > 0) {
-        for (const [type, id, exact] of keyRange(keyed).iterate({ key, upper: key + "\u{10FFFF}" })) {
-          if (++examined > candidateLimit) return hits;
-          if (!exact && !handleDone && addHandle()) return hits;
-          if (add({ type, id })) return hits;
+        // U+10FFFF sorts after every continuation of `key` in SQLite's binary (UTF-8) order.
+        const range = { key, upper: key + "\u{10FFFF}" };
+        // A family gives an entity at most SEARCH_KEYS_PER_ENTITY keys, so the first `limit` entities
+        // found are among that many times `limit` rows: the limit's worth first, in one call (most
+        // ranges hold one key per entity), then the rest stepped one by one, so that no entry is
+        // made past the last entity needed. One more row than the candidate limit tells whether the
+        // range holds more than it.
+        const rows = Math.min(SEARCH_KEYS_PER_ENTITY * limit, candidateLimit + 1);
+        const first = Math.min(limit, rows);
+        let exactFirst = !handleDone;
+        /** Takes one row; true when the search is over. */
+        const take = (row: CandidateRow | string | null): boolean => {
+          if (++examined > candidateLimit) return true;
+          if (!exactFirst) return add(row as string | null);
+          const [exact, entry] = row as CandidateRow;
+          return (!exact && !handleDone && addHandle()) || add(entry);
+        };
+        const chunk = keyRange(keyed, exactFirst, first, 0).all(range);
+        for (const row of chunk) if (take(row)) return [...hits];
+        if (chunk.length === first && rows > first) {
+          exactFirst = !handleDone;
+          for (const row of keyRange(keyed, exactFirst, rows - first, first).iterate(range)) if (take(row)) return [...hits];
         }
       }
-      if (!handleDone && addHandle()) return hits;
-      if ([...key].length < SUBSTRING_MIN_CHARS) return hits;
+      if (!handleDone && addHandle()) return [...hits];
+      if ([...key].length < SUBSTRING_MIN_CHARS) return [...hits];
       const documents = _trigramDocuments(key, trigramCounts);
       const matches: Record<string, string> = { query: key };
       const searched = keyed.filter((family) => {
@@ -136,27 +175,30 @@ export function createSearchIndex(
         if (trigrams !== undefined) matches[`m_${family}`] = trigrams.map((t) => `"${t.replaceAll('"', '""')}"`).join(" AND ");
         return trigrams !== undefined;
       });
-      if (searched.length === 0) return hits;
-      for (const [, type, id] of substring(searched, candidateLimit - examined).iterate(matches)) {
-        if (add({ type, id })) return hits;
+      if (searched.length === 0) return [...hits];
+      for (const entry of substring(searched, candidateLimit - examined).iterate(matches)) {
+        if (add(entry)) break;
       }
-      return hits;
+      return [...hits];
     },
   };
 }
 
 /**
- * A statement per set of families (at most 2^7 - 1) and candidate budget, prepared on first use.
- * Budgets are few in practice (the candidate limit less the handful of keys the key-range phase
- * examined); the cache starts again when full.
+ * A statement per set of families (at most 2^7 - 1) and values of the other parameters (the
+ * literals in its text), prepared on first use. Such values are few in practice (chunks of a
+ * limit of 1-20; a substring budget is the candidate limit less the handful of keys the key-range
+ * phase examined); the cache starts again when full.
  */
-function _statementsByFamilies<S>(prepare: (keyed: readonly SearchKeyFamily[], budget: number) => S): (keyed: readonly SearchKeyFamily[], budget?: number) => S {
+function _statements<S, P extends Array<number | boolean>>(
+  prepare: (keyed: readonly SearchKeyFamily[], ...parameters: P) => S,
+): (keyed: readonly SearchKeyFamily[], ...parameters: P) => S {
   const statements = new Map<string, S>();
-  return (keyed, budget = 0) => {
-    const name = `${keyed.join(" ")}:${budget}`;
+  return (keyed, ...parameters) => {
+    const name = `${keyed.join(" ")}:${parameters.join(":")}`;
     let statement = statements.get(name);
     if (statement === undefined) {
-      statement = prepare(keyed, budget);
+      statement = prepare(keyed, ...parameters);
       if (statements.size >= STATEMENT_CACHE_LIMIT) statements.clear();
       statements.set(name, statement);
     }

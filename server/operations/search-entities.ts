@@ -4,9 +4,11 @@ import {
   dateTime, date, fundIdentity, limitBody, personIdentity, projectIdentity, stockIdentity, tokenIdentity,
 } from "./_schemas.ts";
 import {
-  createSearchIndex, defaultSearchFamilies, searchFamilies, searchText, type SearchFamily,
+  createSearchIndex, defaultSearchFamilies, searchFamilies, searchText, type SearchEntries, type SearchFamily,
 } from "./_search.ts";
 import { defineOperation } from "./_operation.ts";
+import { SEARCH_KEY_TABLES } from "../../compiler/search-index.ts";
+import type { SearchKeyFamily } from "../../compiler/snapshot-schema.ts";
 import { JsonText } from "../_json-text.ts";
 
 export const SEARCH_DEFAULT_LIMIT = 10;
@@ -69,38 +71,36 @@ export const searchEntitiesResponse = z.strictObject({
 });
 export type SearchEntitiesResponse = z.output<typeof searchEntitiesResponse>;
 
+/**
+ * Each hit's entry: its identity object, straight from SQLite (every identity field is text, so
+ * json_object writes what JSON.stringify would). Search shows an X account as {type, id} only
+ * (spec); links are for the X account endpoint. News and events are the rows get_news and
+ * get_event serve: the snapshot holds no others.
+ */
+export const searchEntries: SearchEntries = {
+  families: Object.fromEntries(Object.entries({
+    project: "json_object('type', 'project', 'id', id, 'slug', slug, 'name', name)",
+    fund: "json_object('type', 'fund', 'id', id, 'slug', slug, 'name', name, 'fund_type', fund_type)",
+    person: "json_object('type', 'person', 'id', id, 'slug', slug, 'full_name', full_name)",
+    token: "json_object('type', 'token', 'id', id, 'symbol', symbol, 'name', name)",
+    stock: "json_object('type', 'stock', 'id', id, 'slug', slug, 'name', name, 'ticker', ticker)",
+    news: "json_object('type', 'news', 'id', id, 'title', title, 'published_at', published_at)",
+    event: "json_object('type', 'event', 'id', id, 'slug', slug, 'name', name, 'start_date', start_date)",
+  } satisfies Record<SearchKeyFamily, string>).map(([family, json]) => [family, { table: SEARCH_KEY_TABLES[family as SearchKeyFamily], json }])),
+  handle: (id) => JSON.stringify({ type: "x_account", id }),
+};
+
 export const searchEntities = defineOperation({
   id: "search_entities",
   request: searchEntitiesRequest,
   response: searchEntitiesResponse,
   prepare({ snapshot, xHandleSearchKey }) {
-    const index = createSearchIndex(snapshot, xHandleSearchKey);
-    // Each entry's JSON straight from SQLite (every identity field is text, so json_object writes
-    // what JSON.stringify would): half the cost of a row object stringified per hit (issue 12).
-    const json = (sql: string) => {
-      const statement = snapshot.prepare<[string], string>(sql).pluck();
-      return (id: string) => statement.get(id);
-    };
-    const identity: Record<SearchFamily, (id: string) => string | undefined> = {
-      project: json("SELECT json_object('type', 'project', 'id', id, 'slug', slug, 'name', name) FROM projects WHERE id = ?"),
-      fund: json("SELECT json_object('type', 'fund', 'id', id, 'slug', slug, 'name', name, 'fund_type', fund_type) FROM funds WHERE id = ?"),
-      person: json("SELECT json_object('type', 'person', 'id', id, 'slug', slug, 'full_name', full_name) FROM people WHERE id = ?"),
-      token: json("SELECT json_object('type', 'token', 'id', id, 'symbol', symbol, 'name', name) FROM tokens WHERE id = ?"),
-      stock: json("SELECT json_object('type', 'stock', 'id', id, 'slug', slug, 'name', name, 'ticker', ticker) FROM stocks WHERE id = ?"),
-      x_account: (id) => JSON.stringify({ type: "x_account", id }),
-      // The stories get_news serves and the events get_event serves: the snapshot holds no others.
-      news: json("SELECT json_object('type', 'news', 'id', id, 'title', title, 'published_at', published_at) FROM news WHERE id = ?"),
-      event: json("SELECT json_object('type', 'event', 'id', id, 'slug', slug, 'name', name, 'start_date', start_date) FROM events WHERE id = ?"),
-    };
+    const index = createSearchIndex(snapshot, xHandleSearchKey, searchEntries);
     const unnamed = new Set<SearchFamily>(defaultSearchFamilies);
     return ({ body }): JsonText => {
       const families = body.types === undefined ? unnamed : new Set(body.types);
       const limit = body.limit ?? SEARCH_DEFAULT_LIMIT;
-      const results: string[] = [];
-      for (const hit of index.search(body.q, families, limit)) {
-        const found = identity[hit.type](hit.id);
-        if (found !== undefined) results.push(found);
-      }
+      const results = index.search(body.q, families, limit);
       const types = searchFamilies.filter((family) => families.has(family));
       return new JsonText(`{"types":${JSON.stringify(types)},"limit":${limit},"results":[${results.join(",")}]}`);
     };

@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { limitQuery, personIdentity } from "./_schemas.ts";
 import { createSearchIndex, searchText } from "./_search.ts";
+import { searchEntries } from "./search-entities.ts";
 import { defineOperation } from "./_operation.ts";
 import { JsonText } from "../_json-text.ts";
 
@@ -26,19 +27,12 @@ export const searchPeople = defineOperation({
   request: searchPeopleRequest,
   response: searchPeopleResponse,
   prepare({ snapshot }) {
-    const index = createSearchIndex(snapshot, undefined);
+    // The person keys are the search candidates' only (compiler/search-index.ts).
+    const index = createSearchIndex(snapshot, undefined, { families: { person: searchEntries.families.person! } });
     const people = new Set(["person"] as const);
-    // Each entry's JSON straight from SQLite, as in search_entities.
-    const candidateById = snapshot.prepare<[string], string>(
-      "SELECT json_object('type', 'person', 'id', id, 'slug', slug, 'full_name', full_name) FROM people WHERE id = ? AND is_search_candidate = 1",
-    ).pluck();
     return ({ query }): JsonText => {
       const limit = query.limit;
-      const results: string[] = [];
-      for (const hit of index.search(query.query, people, limit)) {
-        const person = candidateById.get(hit.id);
-        if (person !== undefined) results.push(person);
-      }
+      const results = index.search(query.query, people, limit);
       return new JsonText(`{"kind":"people_search","query":${JSON.stringify(query.query)},"limit":${limit},"results":[${results.join(",")}]}`);
     };
   },
