@@ -167,13 +167,15 @@ export function createSearchIndex(
         }
       }
       if (!handleDone && addHandle()) return [...hits];
-      if ([...key].length < SUBSTRING_MIN_CHARS) return [...hits];
+      // Fewer than three code units are fewer than three characters: no trigram (nor is there one
+      // in a text of more code units but fewer characters; _trigramDocuments counts characters).
+      if (key.length < SUBSTRING_MIN_CHARS) return [...hits];
       const documents = _trigramDocuments(key, trigramCounts);
       const matches: Record<string, string> = { query: key };
       const searched = keyed.filter((family) => {
-        const trigrams = _rarestTrigrams(documents, family);
-        if (trigrams !== undefined) matches[`m_${family}`] = trigrams.map((t) => `"${t.replaceAll('"', '""')}"`).join(" AND ");
-        return trigrams !== undefined;
+        const match = _rarestTrigrams(documents, family);
+        if (match !== undefined) matches[`m_${family}`] = match;
+        return match !== undefined;
       });
       if (searched.length === 0) return [...hits];
       for (const entry of substring(searched, candidateLimit - examined).iterate(matches)) {
@@ -212,18 +214,20 @@ const STATEMENT_CACHE_LIMIT = 512;
 /** Trigrams whose key counts one search index keeps in memory (a 1M-record snapshot holds about 20,000). */
 const TRIGRAM_CACHE_LIMIT = 50_000;
 
-/** How many of the query's rarest trigrams FTS5 intersects before the keys are read. */
-const TRIGRAMS_INTERSECTED = 2;
+/** A string holding a surrogate pair: its code units are not its characters. */
+const SURROGATE = /[\uD800-\uDFFF]/;
 
-/** For each distinct trigram of `key`, how many keys of each family hold it. */
+/** For each distinct trigram (of characters) of `key`, how many keys of each family hold it. */
 function _trigramDocuments(
   key: string,
   lookup: (trigram: string) => Map<SearchKeyFamily, number>,
 ): Map<string, Map<SearchKeyFamily, number>> {
-  const chars = [...key];
+  // Without surrogates, each code unit is a character and a slice of the string is a trigram.
+  const chars = SURROGATE.test(key) ? [...key] : undefined;
+  const length = chars?.length ?? key.length;
   const documents = new Map<string, Map<SearchKeyFamily, number>>();
-  for (let i = 0; i + SUBSTRING_MIN_CHARS <= chars.length; i++) {
-    const trigram = chars.slice(i, i + SUBSTRING_MIN_CHARS).join("");
+  for (let i = 0; i + SUBSTRING_MIN_CHARS <= length; i++) {
+    const trigram = chars === undefined ? key.slice(i, i + SUBSTRING_MIN_CHARS) : chars.slice(i, i + SUBSTRING_MIN_CHARS).join("");
     if (documents.has(trigram)) continue;
     const counts = lookup(trigram);
     // A trigram in no key at all: no key contains the query, whatever the other trigrams.
@@ -234,17 +238,26 @@ function _trigramDocuments(
 }
 
 /**
- * The query's distinct trigrams held by the fewest keys of `family` (at most TRIGRAMS_INTERSECTED,
- * rarest first), or undefined when the query is too short for trigrams or one of its trigrams
- * occurs in no key of the family (then none of its keys contains the query).
+ * The FTS5 query for the two distinct trigrams of the query held by the fewest keys of `family`
+ * (the earlier one in the query on a tie), or undefined when the query is too short for trigrams
+ * or one of its trigrams occurs in no key of the family (then none of its keys contains the query).
+ * FTS5 intersects their doclists before any key is read.
  */
-function _rarestTrigrams(documents: Map<string, Map<SearchKeyFamily, number>>, family: SearchKeyFamily): string[] | undefined {
-  if (documents.size === 0) return undefined;
-  const counts: Array<[string, number]> = [];
+function _rarestTrigrams(documents: Map<string, Map<SearchKeyFamily, number>>, family: SearchKeyFamily): string | undefined {
+  let rarest: string | undefined;
+  let next: string | undefined;
+  let rarestCount = Infinity;
+  let nextCount = Infinity;
   for (const [trigram, byFamily] of documents) {
     const count = byFamily.get(family);
     if (count === undefined) return undefined;
-    counts.push([trigram, count]);
+    if (count < rarestCount) {
+      [next, nextCount, rarest, rarestCount] = [rarest, rarestCount, trigram, count];
+    } else if (count < nextCount) {
+      [next, nextCount] = [trigram, count];
+    }
   }
-  return counts.sort((a, b) => a[1] - b[1]).slice(0, TRIGRAMS_INTERSECTED).map(([trigram]) => trigram);
+  if (rarest === undefined) return undefined;
+  const phrase = (trigram: string) => `"${trigram.replaceAll('"', '""')}"`;
+  return next === undefined ? phrase(rarest) : `${phrase(rarest)} AND ${phrase(next)}`;
 }
