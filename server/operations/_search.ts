@@ -5,7 +5,7 @@
 import type Database from "better-sqlite3";
 import { z } from "zod";
 import { SEARCH_KEY_FAMILIES, type SearchKeyFamily } from "../../compiler/snapshot-schema.ts";
-import { SEARCH_KEYS_PER_ENTITY } from "../../compiler/search-index.ts";
+import { SEARCH_KEY_TABLES, SEARCH_KEYS_PER_ENTITY } from "../../compiler/search-index.ts";
 import { handleSearchHash, normaliseHandle } from "../../compiler/x-ids.ts";
 
 /** The six families of the spec: searched and echoed when a request names no `types`. */
@@ -15,14 +15,14 @@ export const searchFamilies = [...defaultSearchFamilies, "news", "event"] as con
 export type SearchFamily = (typeof searchFamilies)[number];
 /**
  * What a search returns for each hit: its entry, ready to send. A key family's entry is a JSON
- * expression over one row of `table` (the row whose `id` the key names); an X account found by its
- * exact handle gets `handle(id)`. Every entry must name its entity (its family and id): a search
+ * expression over one row of the family's table (SEARCH_KEY_TABLES: the row whose `id` the key
+ * names); an X account found by its exact handle gets `handle(id)`. Every entry must name its entity (its family and id): a search
  * returns each entry once. The search's own statements compute the entries of the rows it returns,
  * instead of a statement per hit after the search (~1 µs each, and a column of a row costs ~0.15 µs
  * in better-sqlite3: issue 12).
  */
 export interface SearchEntries {
-  families: Partial<Record<SearchKeyFamily, { table: string; json: string }>>;
+  families: Partial<Record<SearchKeyFamily, string>>;
   handle?: (xAccountId: string) => string;
 }
 
@@ -71,10 +71,8 @@ export function createSearchIndex(
   // Each hit's entry, computed for the rows a phase returns only (each arm also reads one row ahead
   // that may never be returned): outside the merged arms, as one CASE over the family.
   const entry = (keyed: readonly SearchKeyFamily[]): string =>
-    `CASE c.entity_type ${keyed.map((family) => {
-      const { table, json } = entries.families[family]!;
-      return `WHEN '${family}' THEN (SELECT ${json} FROM ${table} WHERE id = c.entity_id)`;
-    }).join(" ")} END`;
+    `CASE c.entity_type ${keyed.map((family) =>
+      `WHEN '${family}' THEN (SELECT ${entries.families[family]!} FROM ${SEARCH_KEY_TABLES[family]} WHERE id = c.entity_id)`).join(" ")} END`;
   // The key-range phase: exact keys, then longer keys starting with the query, in (key, family, id)
   // order, which is rowid order (the compiler inserts the keys so). One UNION ALL of one arm per
   // named family, merged by SQLite in order: each arm reads its family's range from the covering

@@ -7,7 +7,6 @@ import {
   createSearchIndex, defaultSearchFamilies, searchFamilies, searchText, type SearchEntries, type SearchFamily,
 } from "./_search.ts";
 import { defineOperation } from "./_operation.ts";
-import { SEARCH_KEY_TABLES } from "../../compiler/search-index.ts";
 import type { SearchKeyFamily } from "../../compiler/snapshot-schema.ts";
 import { JsonText } from "../_json-text.ts";
 
@@ -78,7 +77,7 @@ export type SearchEntitiesResponse = z.output<typeof searchEntitiesResponse>;
  * get_event serve: the snapshot holds no others.
  */
 export const searchEntries: SearchEntries = {
-  families: Object.fromEntries(Object.entries({
+  families: {
     project: "json_object('type', 'project', 'id', id, 'slug', slug, 'name', name)",
     fund: "json_object('type', 'fund', 'id', id, 'slug', slug, 'name', name, 'fund_type', fund_type)",
     person: "json_object('type', 'person', 'id', id, 'slug', slug, 'full_name', full_name)",
@@ -86,7 +85,7 @@ export const searchEntries: SearchEntries = {
     stock: "json_object('type', 'stock', 'id', id, 'slug', slug, 'name', name, 'ticker', ticker)",
     news: "json_object('type', 'news', 'id', id, 'title', title, 'published_at', published_at)",
     event: "json_object('type', 'event', 'id', id, 'slug', slug, 'name', name, 'start_date', start_date)",
-  } satisfies Record<SearchKeyFamily, string>).map(([family, json]) => [family, { table: SEARCH_KEY_TABLES[family as SearchKeyFamily], json }])),
+  } satisfies Record<SearchKeyFamily, string>,
   handle: (id) => JSON.stringify({ type: "x_account", id }),
 };
 

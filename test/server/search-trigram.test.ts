@@ -10,7 +10,6 @@ import { afterAll, beforeAll, expect, test } from "vitest";
 import { compileSnapshot } from "../../compiler/compile.ts";
 import { SEARCH_KEY_FAMILIES } from "../../compiler/snapshot-schema.ts";
 import { writeSample } from "../../data/sample.ts";
-import { SEARCH_KEY_TABLES } from "../../compiler/search-index.ts";
 import { handleSearchHash, handleSearchKey, normaliseHandle } from "../../compiler/x-ids.ts";
 import { createSearchIndex, SEARCH_CANDIDATE_LIMIT, type SearchEntries, type SearchFamily } from "../../server/operations/_search.ts";
 
@@ -36,7 +35,7 @@ interface SearchHit { type: SearchFamily; id: string }
 
 /** Entries that name their entity only, read back as hits. */
 const hitEntries: SearchEntries = {
-  families: Object.fromEntries(SEARCH_KEY_FAMILIES.map((family) => [family, { table: SEARCH_KEY_TABLES[family], json: `json_object('type', '${family}', 'id', id)` }])),
+  families: Object.fromEntries(SEARCH_KEY_FAMILIES.map((family) => [family, `json_object('type', '${family}', 'id', id)`])),
 };
 const hits = (entries: string[]): SearchHit[] => entries.map((entry) => JSON.parse(entry) as SearchHit);
 
