@@ -57,9 +57,10 @@ function keySelects(type: SearchKeyFamily): string[] {
  * terms out as a new segment whenever they pass `hashsize` (1 MiB by default) and merges segments
  * as they accumulate, work that the final 'optimize' (one segment per family) then redoes. The keys
  * are fed in rowid order straight from the covering index search_keys_by_family (within a family,
- * (key, entity_id) order is rowid order), not sorted again. The default is restored afterwards (the
- * setting is stored in the table's config; the snapshot is never written to after the compile).
- * At 1M records: ~0.4 s less of a 20 s compile, the same rows in every index (issue 12).
+ * (key, entity_id) order is rowid order; FTS5 would flush rather than misfile a smaller rowid), not
+ * sorted again. The default is restored afterwards (the setting is stored in the table's config;
+ * the snapshot is never written to after the compile). At 1M records: the search index 2.81 ->
+ * 2.51-2.59 s of a 20 s compile, every segment block the same (docs/performance.md, issue 12).
  */
 const FTS_BUILD_HASH_BYTES = 256 * 1024 * 1024;
 const FTS_DEFAULT_HASH_BYTES = 1024 * 1024;
