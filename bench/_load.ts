@@ -76,3 +76,12 @@ export function median(values: readonly number[]): number {
   const mid = sorted.length >> 1;
   return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
+
+/**
+ * `items` started at the round's own place (round 1 as given, round 2 from the second item, ...),
+ * so that over the rounds no item is always measured first (colder) or last (after the most load).
+ */
+export function rotated<T>(items: readonly T[], round: number): T[] {
+  const start = (round - 1) % Math.max(1, items.length);
+  return [...items.slice(start), ...items.slice(0, start)];
+}

@@ -3,11 +3,12 @@
 // per request is the largest share) with the request log off (--log-level warn) and on (info, one
 // JSON line per request, read by this process through a pipe as a collector would), with the
 // metrics listener added, and on listhen's listener instead of node:http (log off, as the node
-// side it is compared with). Sides alternate, each in a fresh child, medians over rounds. Then the
-// log's own cost in one process, where the machine's other load falls on every variant alike.
+// side it is compared with). Sides alternate in an order rotated every round, each in a fresh
+// child, medians over rounds. Then the log's own cost in one process, where the machine's other
+// load falls on every variant alike.
 import { startCei } from "./_children.ts";
 import type { BenchConfig } from "./_config.ts";
-import { median, runLoad, type LoadResult } from "./_load.ts";
+import { median, rotated, runLoad, type LoadResult } from "./_load.ts";
 import { fixed, target, type SectionResult, type Table } from "./_report.ts";
 import { buildWorkload } from "./_workload.ts";
 import { logCostInProcess } from "./_observe-inprocess.ts";
@@ -40,7 +41,8 @@ export async function benchObserve(config: BenchConfig, snapshot: string, label:
   const sides = Object.keys(SIDES) as Side[];
   const runs = Object.fromEntries(sides.map((side) => [side, [] as LoadResult[]])) as Record<Side, LoadResult[]>;
   for (let round = 1; round <= config.httpRounds; round++) {
-    for (const side of sides) {
+    // Rotated: listhen was always measured last in its round (1.13 in one full run, 1.02 in the next).
+    for (const side of rotated(sides, round)) {
       const result = await _run(snapshot, SIDES[side], config);
       runs[side].push(result);
       log(`  round ${round} ${side.padEnd(22)}: ${Math.round(result.requestsPerSecond)} req/s, ${Math.round(result.serverCpuUsPerRequest ?? NaN)} µs CPU/req`);

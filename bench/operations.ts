@@ -9,7 +9,7 @@
 import type { OperationId } from "../server/policy.ts";
 import { startBaseline, startCei, type ServerChild } from "./_children.ts";
 import type { BenchConfig } from "./_config.ts";
-import { median, runLoad, type LoadRequest } from "./_load.ts";
+import { median, rotated, runLoad, type LoadRequest } from "./_load.ts";
 import { fixed, target, type SectionResult, type Target } from "./_report.ts";
 import { buildWorkload, probeWorkload, type WorkloadRequest } from "./_workload.ts";
 import { cheapestRefusalCpu } from "./refused.ts";
@@ -47,7 +47,7 @@ export async function benchOperations(config: BenchConfig, snapshot: string, lab
 
     // A key of its own per run: one key at ~20k requests a second would reach the internal tier's
     // 1,000,000 requests a minute within the section.
-    const order = [...operations.slice(round - 1), ...operations.slice(0, round - 1), MIXED];
+    const order = [...rotated(operations, round), MIXED];
     const server = await startCei(snapshot, { extraKeys: order.map(() => ({ tier: "internal", credits: 1_000_000_000_000 })) });
     try {
       // Rotated, so that no operation always runs first (colder) or last (after the most garbage).
