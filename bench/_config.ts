@@ -16,6 +16,11 @@ export interface BenchConfig {
   warmupSeconds: number;
   /** Seconds of measured load per operation in section "operations" (19 runs per round). */
   operationSeconds: number;
+  /**
+   * Rounds of section "operations": its ratio targets sit near their bounds and one noisy round
+   * moves a median of 3 by a tenth (docs/performance.md, "Run-to-run spread").
+   */
+  operationRounds: number;
   /** raw, h3, cei alternated this many times (section 1); each scale this many times (section 3). */
   httpRounds: number;
   scalingRounds: number;
@@ -38,6 +43,7 @@ const FULL = {
   loadSeconds: 8,
   warmupSeconds: 2,
   operationSeconds: 4,
+  operationRounds: 5,
   httpRounds: 3,
   scalingRounds: 3,
   compileRounds: 3,
@@ -50,6 +56,7 @@ const QUICK = {
   loadSeconds: 2,
   warmupSeconds: 1,
   operationSeconds: 2,
+  operationRounds: 3,
   httpRounds: 3,
   scalingRounds: 1,
   compileRounds: 1,

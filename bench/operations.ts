@@ -27,7 +27,7 @@ export async function benchOperations(config: BenchConfig, snapshot: string, lab
   for (const operation of operations) cpu.set(operation, []);
   const seconds = config.operationSeconds;
 
-  for (let round = 1; round <= config.httpRounds; round++) {
+  for (let round = 1; round <= config.operationRounds; round++) {
     const projectRequests = (key: string) => buildWorkload(snapshot, key).filter((r) => r.operation === "get_project");
     for (const [name, kind] of [[H3, "h3"], [H3_REPLY, "h3-reply"]] as const) {
       const baseline = await startBaseline(kind, projectBodyBytes);
@@ -75,12 +75,12 @@ export async function benchOperations(config: BenchConfig, snapshot: string, lab
   ];
   return {
     tables: [{
-      title: `Server CPU per request, each operation alone over HTTP on the ${label} snapshot (median of ${config.httpRounds} alternated rounds, ${seconds} s each)`,
+      title: `Server CPU per request, each operation alone over HTTP on the ${label} snapshot (median of ${config.operationRounds} alternated rounds, ${seconds} s each)`,
       header: ["request", "server CPU µs/req", "÷ get_project"],
       rows: rows.map((r) => [r.name, fixed(r.us), fixed(r.ratio)]),
     }],
     targets,
-    figures: { seconds, rounds: config.httpRounds, cpuUsPerRequest: Object.fromEntries(rows.map((r) => [r.name, { median: r.us, ratioToGetProject: r.ratio, runs: cpu.get(r.name) }])) },
+    figures: { seconds, rounds: config.operationRounds, cpuUsPerRequest: Object.fromEntries(rows.map((r) => [r.name, { median: r.us, ratioToGetProject: r.ratio, runs: cpu.get(r.name) }])) },
   };
 }
 
