@@ -16,10 +16,10 @@ export type SearchFamily = (typeof searchFamilies)[number];
 /**
  * What a search returns for each hit: its entry, ready to send. A key family's entry is a JSON
  * expression over one row of the family's table (SEARCH_KEY_TABLES: the row whose `id` the key
- * names); an X account found by its exact handle gets `handle(id)`. Every entry must name its entity (its family and id): a search
- * returns each entry once. The search's own statements compute the entries of the rows it returns,
- * instead of a statement per hit after the search (~1 µs each, and a column of a row costs ~0.15 µs
- * in better-sqlite3: issue 12).
+ * names); an X account found by its exact handle gets `handle(id)`. Every entry must name its
+ * entity (its family and id): a search returns each entry once. The search's own statements
+ * compute the entries of the rows it returns, instead of a statement per hit after the search
+ * (~1 µs each, and a column of a row costs ~0.15 µs in better-sqlite3: issue 12).
  */
 export interface SearchEntries {
   families: Partial<Record<SearchKeyFamily, string>>;
