@@ -3,9 +3,13 @@
 // app answering as cei does (its response class and headers: the cost of sending cei's answer), the
 // cheapest refused request (a 429 on GET /v1/projects/{slug}), get_project with the request log off,
 // then one `cei serve` sent each operation's own requests from the mixed workload (200s and 404s),
-// one operation after another in an order rotated every round, and the whole mixed workload. Server
-// CPU per request, median over rounds; every figure is compared with get_project measured in the
-// same rounds. The two extra rows show where get_project's cost goes (docs/performance.md).
+// one operation after another in an order rotated every round, and the whole mixed workload, with a
+// short run of get_project between every two of them. Server CPU per request, median over rounds.
+// An operation's ratio to get_project is paired: each run is divided by the mean of the get_project
+// runs just before and just after it, on the same server, and the ratio is the median of those
+// over the rounds, so that the VM's slow drifts (a round's figures move together by up to ~30%)
+// cancel out of it. The rows of other servers (the baselines) are divided by get_project's median.
+// The two extra rows show where get_project's cost goes (docs/performance.md).
 import type { OperationId } from "../server/policy.ts";
 import { startBaseline, startCei, type ServerChild } from "./_children.ts";
 import type { BenchConfig } from "./_config.ts";
@@ -25,14 +29,22 @@ export async function benchOperations(config: BenchConfig, snapshot: string, lab
   const { operations, projectBodyBytes } = await _probe(snapshot);
   const cpu = new Map<string, number[]>([[H3, []], [H3_REPLY, []], [REFUSAL, []], [LOG_OFF, []], [MIXED, []]]);
   for (const operation of operations) cpu.set(operation, []);
+  /** Each run of an operation (and of the mix) ÷ the mean of the get_project runs beside it. */
+  const paired = new Map<string, number[]>([[MIXED, []]]);
+  for (const operation of operations) paired.set(operation, []);
   const seconds = config.operationSeconds;
+  // A pair run is half a run, after a quarter of the warm-up: without one, the pairs cost ~3-5% more
+  // a request than get_project's own runs (they paid for the run before them: its garbage, new
+  // connections), which biased every paired ratio down by as much (a --quick run, 2026-11-26).
+  const pairSeconds = seconds / 2;
+  const pairWarmup = config.warmupSeconds / 4;
 
   for (let round = 1; round <= config.operationRounds; round++) {
     const projectRequests = (key: string) => buildWorkload(snapshot, key).filter((r) => r.operation === "get_project");
     for (const [name, kind] of [[H3, "h3"], [H3_REPLY, "h3-reply"]] as const) {
       const baseline = await startBaseline(kind, projectBodyBytes);
       try {
-        cpu.get(name)!.push(await _cpuPerRequest(baseline, projectRequests("baseline-key"), config));
+        cpu.get(name)!.push(await _cpuPerRequest(baseline, projectRequests("baseline-key"), config.warmupSeconds, seconds));
       } finally {
         await baseline.stop();
       }
@@ -40,54 +52,68 @@ export async function benchOperations(config: BenchConfig, snapshot: string, lab
     cpu.get(REFUSAL)!.push(await cheapestRefusalCpu(snapshot, config, seconds));
     const quiet = await startCei(snapshot, { args: ["--log-level", "warn"] });
     try {
-      cpu.get(LOG_OFF)!.push(await _cpuPerRequest(quiet, projectRequests(quiet.key), config));
+      cpu.get(LOG_OFF)!.push(await _cpuPerRequest(quiet, projectRequests(quiet.key), config.warmupSeconds, seconds));
     } finally {
       await quiet.stop();
     }
 
-    // A key of its own per run: one key at ~20k requests a second would reach the internal tier's
-    // 1,000,000 requests a minute within the section.
+    // A key of its own per run, and one for the get_project runs between them: one key at ~20k
+    // requests a second would reach the internal tier's 1,000,000 requests a minute within the section.
     const order = [...rotated(operations, round), MIXED];
-    const server = await startCei(snapshot, { extraKeys: order.map(() => ({ tier: "internal", credits: 1_000_000_000_000 })) });
+    const server = await startCei(snapshot, { extraKeys: [...order, "pairs"].map(() => ({ tier: "internal", credits: 1_000_000_000_000 })) });
     try {
+      const beside = projectRequests(server.extraKeys[order.length]!);
+      let before = await _cpuPerRequest(server, beside, config.warmupSeconds, pairSeconds);
       // Rotated, so that no operation always runs first (colder) or last (after the most garbage).
       for (const [i, name] of order.entries()) {
         const workload = buildWorkload(snapshot, server.extraKeys[i]!);
         const requests = name === MIXED ? workload : workload.filter((r) => r.operation === name);
-        cpu.get(name)!.push(await _cpuPerRequest(server, requests, config));
+        const us = await _cpuPerRequest(server, requests, config.warmupSeconds, seconds);
+        const after = await _cpuPerRequest(server, beside, pairWarmup, pairSeconds);
+        cpu.get(name)!.push(us);
+        paired.get(name)!.push(us / ((before + after) / 2));
+        before = after;
       }
     } finally {
       await server.stop();
     }
-    log(`  round ${round}: ${[...cpu].map(([name, runs]) => `${name} ${fixed(runs.at(-1)!)}`).join(", ")} µs/req`);
+    log(`  round ${round}: ${[...cpu].map(([name, runs]) => `${name} ${fixed(runs.at(-1)!)}`).join(", ")} µs/req; mixed ÷ the get_project runs beside it ${fixed(paired.get(MIXED)!.at(-1)!)}`);
   }
 
   const us = (name: string) => median(cpu.get(name)!);
   const project = us("get_project");
-  const rows = [...cpu.keys()].map((name) => ({ name, us: us(name), ratio: us(name) / project }));
+  const rows = [...cpu.keys()].map((name) => {
+    const pairs = paired.get(name);
+    return { name, us: us(name), ratio: pairs === undefined ? us(name) / project : median(pairs), ofMedians: us(name) / project };
+  });
   const slowest = rows.filter((r) => operations.includes(r.name as OperationId) && !SEARCHES.has(r.name));
   const searches = rows.filter((r) => SEARCHES.has(r.name));
   const targets: Target[] = [
     target("operations: slowest non-search ÷ get_project", Math.max(...slowest.map((r) => r.ratio)), "max", 1.3),
     target("operations: slowest search ÷ get_project", Math.max(...searches.map((r) => r.ratio)), "max", 2),
-    target("operations: mixed workload ÷ get_project", us(MIXED) / project, "max", 1.3),
+    target("operations: mixed workload ÷ get_project", rows.find((r) => r.name === MIXED)!.ratio, "max", 1.3),
     target("operations: get_project ÷ bare h3", project / us(H3), "max", 1.6),
   ];
   return {
     tables: [{
-      title: `Server CPU per request, each operation alone over HTTP on the ${label} snapshot (median of ${config.operationRounds} alternated rounds, ${seconds} s each)`,
-      header: ["request", "server CPU µs/req", "÷ get_project"],
-      rows: rows.map((r) => [r.name, fixed(r.us), fixed(r.ratio)]),
+      title: `Server CPU per request, each operation alone over HTTP on the ${label} snapshot (median of ${config.operationRounds} alternated rounds, ${seconds} s each; ÷ get_project: median of each run ÷ the get_project runs beside it, baselines ÷ get_project's median)`,
+      header: ["request", "server CPU µs/req", "÷ get_project", "÷ get_project's median"],
+      rows: rows.map((r) => [r.name, fixed(r.us), fixed(r.ratio), fixed(r.ofMedians)]),
     }],
     targets,
-    figures: { seconds, rounds: config.operationRounds, cpuUsPerRequest: Object.fromEntries(rows.map((r) => [r.name, { median: r.us, ratioToGetProject: r.ratio, runs: cpu.get(r.name) }])) },
+    figures: {
+      seconds, pairSeconds, pairWarmup, rounds: config.operationRounds,
+      cpuUsPerRequest: Object.fromEntries(rows.map((r) => [r.name, {
+        median: r.us, ratioToGetProject: r.ratio, ratioOfMedians: r.ofMedians, runs: cpu.get(r.name), pairedRatios: paired.get(r.name),
+      }])),
+    },
   };
 }
 
-async function _cpuPerRequest(server: ServerChild, requests: readonly LoadRequest[], config: BenchConfig): Promise<number> {
-  await runLoad(server.url, requests, config.warmupSeconds);
+async function _cpuPerRequest(server: ServerChild, requests: readonly LoadRequest[], warmupSeconds: number, seconds: number): Promise<number> {
+  if (warmupSeconds > 0) await runLoad(server.url, requests, warmupSeconds);
   const before = server.cpuSeconds();
-  const result = await runLoad(server.url, requests, config.operationSeconds);
+  const result = await runLoad(server.url, requests, seconds);
   const unexpected = Object.keys(result.statuses).filter((status) => status !== "200" && status !== "404");
   if (unexpected.length > 0 || result.errors > 0) {
     throw new Error(`unexpected outcome under load: statuses ${JSON.stringify(result.statuses)}, ${result.errors} errors`);
