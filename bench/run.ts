@@ -34,7 +34,10 @@ log(`built dist/ as npm install does; bin/cei.js runs ${buildDist()}`);
 const wants = (section: Section) => config.only.has(section);
 const allScales = wants("compile") || wants("scaling");
 const scales = allScales ? config.scales : [config.scales[2]];
-log(`cei bench${config.quick ? " --quick" : ""}: ${[...config.only].join(", ")}; scales ${scales.join(", ")} (~1,100 records each)`);
+log(`cei bench${config.quick ? " --quick" : ""} on Node ${process.versions.node}: ${[...config.only].join(", ")}; scales ${scales.join(", ")} (~1,100 records each)`);
+// The figures in docs/performance.md are taken on Node 24 (`npm run bench` brings it through
+// scripts/node.sh); a run on another line is not comparable with them, and says so.
+if (process.versions.node.split(".")[0] !== "24") log(`note: the documented figures are on Node 24; this run is on ${process.version}`);
 
 const samples: Sample[] = [];
 for (const scale of scales) samples.push(await ensureSample(scale, log));

@@ -4,11 +4,144 @@
 
 export const BOM = "\uFEFF";
 
-/** `invalid JSON: ...` for a line JSON.parse refused: a trailing comma is named as one, else JSON.parse's own words. */
-export function invalidJsonMessage(text: string, error: Error): string {
+/**
+ * `invalid JSON ...` for a line JSON.parse refused, in our own words and the same on every
+ * runtime (engines word and place their messages differently: V8 12 appends a line and column
+ * that V8 11 does not): a trailing comma is named as one, anything else by `jsonSyntaxError`.
+ */
+export function invalidJsonMessage(text: string): string {
   const comma = trailingComma(text);
   if (comma !== undefined) return `invalid JSON: trailing comma at character ${comma + 1}: remove the comma before "${text[nextNonSpace(text, comma + 1)]}"`;
-  return `invalid JSON: ${error.message}`;
+  const found = jsonSyntaxError(text);
+  // JSON.parse refused what the scanner accepts only when the engine itself gave up (a stack
+  // overflow on extreme nesting); say so rather than nothing.
+  if (found === undefined) return "invalid JSON: the record could not be read (nested too deeply?)";
+  return `invalid JSON at character ${found.at + 1}: ${found.message}`;
+}
+
+/** How a character is shown in a message: itself when printable, else its code point. */
+function shown(c: string | undefined): string {
+  if (c === undefined) return "the end of the line";
+  const code = c.codePointAt(0)!;
+  if (code < 0x20 || code === 0x7f) return `U+${code.toString(16).toUpperCase().padStart(4, "0")}`;
+  return JSON.stringify(String.fromCodePoint(code));
+}
+
+const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
+const ESCAPES = new Set(['"', "\\", "/", "b", "f", "n", "r", "t"]);
+
+/**
+ * The first syntax error in `text` by RFC 8259, as a 0-based character index and what was
+ * expected there; undefined when the text is valid JSON. Iterative (an explicit stack), so any
+ * depth is scanned without recursion. Runs only on lines that already failed to parse.
+ */
+export function jsonSyntaxError(text: string): { at: number; message: string } | undefined {
+  let i = 0;
+  const stack: Array<"{" | "["> = [];
+  const fail = (message: string) => ({ at: i, message });
+  const skip = () => {
+    i = nextNonSpace(text, i);
+  };
+  /** Reads a string at `i` (a quote); an error, or undefined once past its closing quote. */
+  const string = (): { at: number; message: string } | undefined => {
+    const start = i;
+    i++;
+    for (;;) {
+      const c = text[i];
+      if (c === undefined) {
+        i = start;
+        return fail("a string that is never closed: add the closing \"");
+      }
+      if (c === '"') {
+        i++;
+        return undefined;
+      }
+      if (c === "\\") {
+        const e = text[i + 1];
+        if (e === "u") {
+          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) return fail("\\u must be followed by 4 hexadecimal digits");
+          i += 6;
+        } else if (e !== undefined && ESCAPES.has(e)) {
+          i += 2;
+        } else {
+          return fail(`invalid escape \\${e ?? ""} in a string (valid: \\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)`);
+        }
+        continue;
+      }
+      if (c.charCodeAt(0) < 0x20) return fail(`the control character ${shown(c)} inside a string: write it as an escape`);
+      i++;
+    }
+  };
+  for (;;) {
+    // A value is expected here.
+    skip();
+    const c = text[i];
+    if (c === "{" || c === "[") {
+      stack.push(c);
+      i++;
+      skip();
+      const close = c === "{" ? "}" : "]";
+      if (text[i] === close) {
+        stack.pop();
+        i++;
+      } else if (c === "{") {
+        if (text[i] !== '"') return fail(`expected a property name in double quotes or "}", found ${shown(text[i])}`);
+        const bad = string();
+        if (bad) return bad;
+        skip();
+        if (text[i] !== ":") return fail(`expected ":" after the property name, found ${shown(text[i])}`);
+        i++;
+        continue;
+      } else {
+        continue;
+      }
+    } else if (c === '"') {
+      const bad = string();
+      if (bad) return bad;
+    } else if (c === "-" || (c !== undefined && c >= "0" && c <= "9")) {
+      NUMBER.lastIndex = i;
+      const m = NUMBER.exec(text);
+      if (m === null) return fail(`invalid number: expected a digit after "-", found ${shown(text[i + 1])}`);
+      i += m[0].length;
+      if ((m[0] === "0" || m[0] === "-0") && text[i] !== undefined && text[i]! >= "0" && text[i]! <= "9") return fail("a number may not have a leading zero");
+    } else if (text.startsWith("true", i) || text.startsWith("null", i)) {
+      i += 4;
+    } else if (text.startsWith("false", i)) {
+      i += 5;
+    } else if (c === undefined) {
+      return fail(stack.length === 0 ? "the line holds no value" : "the line ends where a value is expected");
+    } else {
+      return fail(`expected a value (an object, array, string, number, true, false or null), found ${shown(c)}`);
+    }
+    // After a value: a separator, a closing bracket, or (at the top) the end.
+    for (;;) {
+      skip();
+      const open = stack[stack.length - 1];
+      if (open === undefined) return i < text.length ? fail(`unexpected ${shown(text[i])} after the record: a line holds one JSON value`) : undefined;
+      const close = open === "{" ? "}" : "]";
+      const after = open === "{" ? "a property value" : "an array element";
+      if (text[i] === close) {
+        stack.pop();
+        i++;
+        continue;
+      }
+      if (text[i] !== ",") {
+        const missing = text[i] === undefined ? ` (${stack.length} bracket${stack.length === 1 ? "" : "s"} left open)` : "";
+        return fail(`expected "," or "${close}" after ${after}, found ${shown(text[i])}${missing}`);
+      }
+      i++;
+      if (open === "{") {
+        skip();
+        if (text[i] !== '"') return fail(`expected a property name in double quotes, found ${shown(text[i])}`);
+        const bad = string();
+        if (bad) return bad;
+        skip();
+        if (text[i] !== ":") return fail(`expected ":" after the property name, found ${shown(text[i])}`);
+        i++;
+      }
+      break;
+    }
+  }
 }
 
 const isSpace = (c: string | undefined): boolean => c === " " || c === "\t" || c === "\n" || c === "\r";

@@ -23,7 +23,7 @@ test("schema problems and invalid JSON, every one of them", async () => {
   expect(problems).toEqual([
     "funds.jsonl:1: fund_type: expected one of: vc, angel, accelerator, launchpad, cvc, family-office",
     "funds.jsonl:1: score: expected a number",
-    "projects.jsonl:3: (root): invalid JSON: Expected ',' or '}' after property value in JSON at position 26",
+    "projects.jsonl:3: (root): invalid JSON at character 27: expected \",\" or \"}\" after a property value, found the end of the line (1 bracket left open)",
     'projects.jsonl:4: slug: expected a slug of 1-160 characters [a-z0-9-]: "P 3" has "P" at character 1',
     "projects.jsonl:4: name: expected a non-empty string",
     "projects.jsonl:4: funding[0].amount_usd: expected a number >= 0",
