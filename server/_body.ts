@@ -1,4 +1,4 @@
-// POST bodies (decision 6): application/json only, at most 16 KiB, well-formed JSON. Problems are
+// POST bodies (decision 6): application/json only, not encoded, at most 16 KiB, well-formed JSON. Problems are
 // reported as `details` items with path "body"; nothing is thrown.
 //
 // A refused body is still read to its end (and discarded) when it is at most
@@ -35,6 +35,33 @@ const bodyTooLarge = _problem(`The body must be at most ${MAX_BODY_BYTES} bytes.
 const incompleteBody = _problem("The body ended before it was complete.", "incomplete_body");
 const malformedJson = _problem("The body is not well-formed JSON.", "malformed_json");
 const unsupportedMediaType = _problem("The body must be sent as application/json.", "unsupported_media_type");
+
+/**
+ * Whether the body's bytes are the JSON itself: no content coding but `identity`, and no transfer
+ * coding but `chunked` (which the HTTP parser removes). A gzip'd body is refused, not decoded and
+ * not read as it stands: a proxy that decodes it would see another request than this server, and
+ * decoding would let a few KiB expand past every size bound.
+ */
+function _unsupportedEncoding(headers: Headers): ErrorDetail | undefined {
+  const content = headers.get("content-encoding");
+  if (content !== null && !_only(content, "identity")) {
+    return _problem(`The body must not be encoded: Content-Encoding ${JSON.stringify(content.trim())} is not supported; send the JSON as it is.`, "unsupported_encoding");
+  }
+  const transfer = headers.get("transfer-encoding");
+  if (transfer !== null && !_only(transfer, "chunked")) {
+    return _problem(`The body must not be encoded: Transfer-Encoding ${JSON.stringify(transfer.trim())} is not supported; send it as it is, or chunked.`, "unsupported_encoding");
+  }
+  return undefined;
+}
+
+/** Whether a coding list (`a, b`) names only `coding` (any case), an empty list included. */
+function _only(list: string, coding: string): boolean {
+  for (const part of list.split(",")) {
+    const name = part.trim().toLowerCase();
+    if (name !== "" && name !== coding) return false;
+  }
+  return true;
+}
 
 function _isJsonMediaType(contentType: string | null): boolean {
   if (contentType === null) return false;
@@ -135,6 +162,8 @@ function _refused(request: Request, node: IncomingMessage | undefined, problem: 
  * from there.
  */
 export async function receiveJsonBody(request: Request, node?: IncomingMessage): Promise<ReceivedBody> {
+  const encoded = _unsupportedEncoding(request.headers);
+  if (encoded !== undefined) return _refused(request, node, encoded);
   if (!_isJsonMediaType(request.headers.get("content-type"))) return _refused(request, node, unsupportedMediaType);
   const declared = request.headers.get("content-length");
   if (declared !== null && Number(declared) > MAX_BODY_BYTES) return _refused(request, node, bodyTooLarge);

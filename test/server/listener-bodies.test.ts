@@ -80,6 +80,26 @@ describe(listener, () => {
       expectProject(await connection.nextResponse());
     });
 
+    it("is refused before it is read when it is encoded (Content-Encoding, or a transfer coding besides chunked), then drained", async () => {
+      const connection = await pool.open(server.url);
+      const plain = '{"q":"aurora"}';
+      // Plain bytes labelled gzip: a proxy that decodes would see another request; answered 422, not searched.
+      for (const encoding of ["gzip", "br", "GZIP", "identity, gzip", "deflate"]) {
+        await connection.write(searchHead(`Content-Type: application/json\r\nContent-Encoding: ${encoding}\r\nContent-Length: ${plain.length}\r\n`) + plain + validRequest());
+        expectInvalid(await connection.nextResponse(), { path: "body", code: "unsupported_encoding" });
+        expectProject(await connection.nextResponse());
+      }
+      await connection.write(searchHead("Content-Type: application/json\r\nTransfer-Encoding: gzip, chunked\r\n") + chunkedPieces(64, 2).join("") + validRequest());
+      expectInvalid(await connection.nextResponse(), { path: "body", code: "unsupported_encoding" });
+      expectProject(await connection.nextResponse());
+      // identity (any case) and chunked are the body as it stands.
+      await connection.write(searchHead(`Content-Type: application/json\r\nContent-Encoding: Identity\r\nContent-Length: ${plain.length}\r\n`) + plain);
+      const searched = await connection.nextResponse();
+      if (searched === "closed") throw new Error("closed without an answer");
+      expect(searched.status).toBe(200);
+      expect(JSON.parse(searched.body).data.results.map((r: { slug?: string }) => r.slug)).toContain("aurora-swap");
+    });
+
     it("gets Connection: close when it is too large to drain", async () => {
       const connection = await pool.open(server.url);
       await connection.write(searchHead("Content-Type: application/json\r\nContent-Length: 4194304\r\n"));
