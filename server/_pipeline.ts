@@ -1,11 +1,13 @@
-// The request pipeline, in the check order of product decision 3, with admission before work
-// (decision 20): key (401/403) → route (404) → scope (403) → the meter's settle: admission (key state
-// and scope again, the window counted, the balance read: 403/429) → validation (422) → balance against cost
-// (402) → the operation (404 or its data) → the charge committed → the 200. With the SQLite meter
-// all of settle is one job of the meter's per-turn transaction; with PostgreSQL, two round trips.
-// A 429 reads nothing of the request beyond its route (a POST body is received, not decoded or
-// parsed); a 402 runs only the request's validation, which input limits bound (query parameters,
-// body size, details), so that it can still be a 422.
+// The request pipeline, in the check order of product decisions 3 and 27, with admission before
+// work (decision 20): key (401) → key state (403) → the meter's settle: admission (key state again,
+// the request counted in its window: 429; then the route: 404, and the scope: 403) → validation
+// (422) → balance against cost (402) → the operation (404 or its data) → the charge committed → the
+// 200. Every request of a known, active key is counted before its route or scope is judged, so a
+// flood of unknown routes or out-of-scope calls meets the same window as any other (decision 27).
+// With the SQLite meter all of settle is one job of the meter's per-turn transaction; with
+// PostgreSQL, two round trips. A 429 reads nothing of the request beyond its route (a POST body is
+// received, not decoded or parsed); a 402 runs only the request's validation, which input limits
+// bound (query parameters, body size, details), so that it can still be a 422.
 import type { IncomingMessage } from "node:http";
 import type { H3Event } from "h3";
 import { ApiError, type ErrorDetail } from "./errors.ts";
@@ -63,42 +65,47 @@ export class Pipeline {
   }
 
   /**
-   * Steps 1-4: the key, or the 401, 403 or 404 answer (`served` undefined: no route matched). The
-   * meter may answer from a cache; a refusal is only decided on the key as it stands, read again.
+   * Steps 1-2: the key, or the 401 or 403 (disabled or revoked) answer. The meter may answer from a
+   * cache; a 403 is only decided on the key as it stands, read again, and reports the balance and
+   * window without counting (a key that is not active is never counted).
    */
-  async authenticate(event: H3Event, trace: RequestTrace, served: ServedRoute | undefined): Promise<KeyRecord | Response> {
+  async authenticate(event: H3Event, trace: RequestTrace): Promise<KeyRecord | Response> {
     const header = event.req.headers.get("authorization");
     const match = header === null ? null : BEARER.exec(header);
     if (match === null) return this.#error(trace, invalidApiKey, {});
     const secret = match[1]!;
     let key = await this.#deps.meter.findKey(secret);
     if (key === undefined) return this.#error(trace, invalidApiKey, {});
-    let refusal = _refusal(key, served, event.req.method);
-    if (refusal !== undefined) {
+    if (key.state !== "active") {
       key = await this.#deps.meter.findKey(secret, FRESH);
       if (key === undefined) return this.#error(trace, invalidApiKey, {});
-      refusal = _refusal(key, served, event.req.method);
     }
     trace.keyId = key.id;
-    return refusal === undefined ? key : this.refuse(trace, key, refusal);
+    if (key.state !== "active") return this.#error(trace, keyNotActive, await this.#deps.meter.status(key));
+    return key;
   }
 
-  /** An answer given before the meter's transaction: nothing counted, balance and window reported. */
-  async refuse(trace: RequestTrace, key: KeyRecord, error: ApiError): Promise<Response> {
-    return this.#error(trace, error, await this.#deps.meter.status(key));
-  }
-
-  /** Unknown path or method: 404 after authentication (decision 5). */
+  /** Unknown path or method: counted in the key's window like any request, then 404 (decisions 5, 27). */
   notFound(event: H3Event, trace: RequestTrace): Promise<Response> {
-    return this.authenticate(event, trace, undefined) as Promise<Response>;
+    return this.handle(event, trace, undefined, undefined);
   }
 
-  async handle(event: H3Event, trace: RequestTrace, served: ServedRoute, rawParams: Record<string, string> | undefined): Promise<Response> {
+  /**
+   * Every request after the key: `served` is the route the path matched, or undefined when none
+   * did. A method the route does not list (HEAD is not a method of this API; h3 answers HEAD with
+   * the GET route) is an unknown route too.
+   */
+  async handle(event: H3Event, trace: RequestTrace, matched: ServedRoute | undefined, rawParams: Record<string, string> | undefined): Promise<Response> {
     let known: KeyRecord | undefined;
+    const served = matched !== undefined && matched.route.method === event.req.method ? matched : undefined;
     try {
-      const key = await this.authenticate(event, trace, served);
+      const key = await this.authenticate(event, trace);
       if (!_isKey(key)) return key;
       known = key;
+      if (served === undefined) {
+        const settlement = await this.#deps.meter.settle({ key, operation: null, requestId: trace.requestId, work: _routeNotFound });
+        return await this.#answer(trace, undefined, settlement, undefined);
+      }
       // Only received here, not decoded or parsed: a 429 does no work on it (decision 20).
       const body = served.route.method === "POST" ? await receiveJsonBody(event.req as unknown as Request, event.runtime?.node?.req as IncomingMessage | undefined) : undefined;
       const search = event.url.search;
@@ -108,7 +115,7 @@ export class Pipeline {
       });
       return await this.#answer(trace, served, settlement, body);
     } catch (error) {
-      this.#deps.logger.error({ err: error, request_id: trace.requestId, operation: served.route.operation }, "unexpected error");
+      this.#deps.logger.error({ err: error, request_id: trace.requestId, operation: served?.route.operation ?? "unmatched" }, "unexpected error");
       const metering = known === undefined ? {} : await _safeStatus(this.#deps.meter, known);
       return this.#error(trace, internalError, metering);
     }
@@ -140,7 +147,7 @@ export class Pipeline {
   }
 
   /** The response to a settled request: the refusal, the work's error, or its data with the charge. */
-  async #answer(trace: RequestTrace, served: ServedRoute, settlement: Settlement<Answer>, body: ReceivedBody | undefined): Promise<Response> {
+  async #answer(trace: RequestTrace, served: ServedRoute | undefined, settlement: Settlement<Answer>, body: ReceivedBody | undefined): Promise<Response> {
     const { admission } = settlement;
     if (settlement.outcome === "refused") return this.#error(trace, refusedBy[admission.result as Exclude<Admission["result"], "admitted">], admission);
     if (settlement.outcome === "failed") throw settlement.error;
@@ -151,7 +158,7 @@ export class Pipeline {
       return this.#error(trace, value.error, admission);
     }
     const requestId = trace.requestId;
-    if (charge === undefined) return respondData(requestId, value.data, { ...admission, credits_used: 0 }, this.#deps.now());
+    if (charge === undefined || served === undefined) return respondData(requestId, value.data, { ...admission, credits_used: 0 }, this.#deps.now());
     const metering = { credits_remaining: charge.credits_remaining, rate_limit: admission.rate_limit };
     switch (charge.result) {
       case "charged":
@@ -186,13 +193,9 @@ function _free(error: ApiError): Decision<Answer> {
   return { value: { error }, cost: 0 };
 }
 
-/** Steps 2-4 in order: the key's state (403), the route (404; HEAD is not a method of this API), the scope (403). */
-function _refusal(key: KeyRecord, served: ServedRoute | undefined, method: string): ApiError | undefined {
-  if (key.state !== "active") return keyNotActive;
-  // h3 answers HEAD with the GET route.
-  if (served === undefined || method !== served.route.method) return routeNotFound;
-  if (served.scope !== null && !key.scopes.has(served.scope)) return missingScope;
-  return undefined;
+/** The work of a request that matched no route, once it is counted: 404, free. */
+function _routeNotFound(): Decision<Answer> {
+  return _free(routeNotFound);
 }
 
 function _isKey(value: KeyRecord | Response): value is KeyRecord {

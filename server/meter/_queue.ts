@@ -17,8 +17,8 @@ const MAX_RETRY_MS = 50;
 
 export class MeterBusyError extends Error {
   override name = "MeterBusyError";
-  constructor() {
-    super(`the meter file stayed locked by another process for ${METER_WAIT_LIMIT_MS} ms`);
+  constructor(message = `the meter file stayed locked by another process for ${METER_WAIT_LIMIT_MS} ms`) {
+    super(message);
   }
 }
 

@@ -19,9 +19,10 @@ export interface KeyRecord { id: string; tier: Tier; scopes: ReadonlySet<Scope>;
 export interface RateLimitInfo { limit: number; remaining: number; reset_at: string; tier: Tier }
 export interface MeterStatus { credits_remaining: number; rate_limit: RateLimitInfo }
 /**
- * Steps 2, 4 and 5 as the key stands in the meter when the request is counted: `forbidden` (disabled
- * or revoked since it was looked up) and `out_of_scope` (the operation's scope taken from the key
- * since) are not counted, `rate_limited` is. Balance and window as they stood.
+ * The key as it stands in the meter when the request is counted (decision 27): `forbidden`
+ * (disabled or revoked since it was looked up) is not counted; every other request is counted
+ * first, then `rate_limited` (over the window) or `out_of_scope` (the operation's scope is not the
+ * key's). Balance and window as they stood.
  */
 export interface Admission extends MeterStatus {
   result: "admitted" | "forbidden" | "out_of_scope" | "rate_limited";
@@ -34,10 +35,11 @@ export interface Charge { result: "charged" | "forbidden" | "insufficient_credit
 /** What the work of an admitted request decided: its answer, and the credits it costs (0: nothing is charged). */
 export interface Decision<T> { value: T; cost: number }
 
-/** One request from admission to charge (steps 5-9 of decision 3; admission before work, decision 20). */
+/** One request from admission to charge (steps 3-9 of decision 27; admission before work, decision 20). */
 export interface SettleRequest<T> {
   key: KeyRecord;
-  operation: OperationId;
+  /** null: the path or method matched no route; counted, then answered by the work (404, free). */
+  operation: OperationId | null;
   requestId: string;
   /**
    * Steps 6-8 for an admitted request: validation, the balance against the cost, the operation.
@@ -188,18 +190,15 @@ export class SqliteMeter implements Meter {
     }
     const tier = tierFromColumn(current.tier);
     const scopes = scopesFromColumn(current.scopes);
-    const inScope = requests.filter((request) => _inScope(scopes, request.operation));
     let credits = this.#balance(key.id);
-    const outOfScope = inScope.length === requests.length ? undefined : this.#outOfScope(key.id, tier, credits, now);
-    if (inScope.length === 0) return requests.map(() => ({ outcome: "refused", admission: outOfScope! }));
-    const window = this.#sql.countRequests.get(key.id, windowStartOf(now), inScope.length)!;
-    let counted = window.request_count - inScope.length;
+    const window = this.#sql.countRequests.get(key.id, windowStartOf(now), requests.length)!;
+    let counted = window.request_count - requests.length;
     const charged: Array<{ request: SettleRequest<unknown>; cost: number }> = [];
     const settlements = requests.map((request): Settlement<unknown> => {
-      if (outOfScope !== undefined && !_inScope(scopes, request.operation)) return { outcome: "refused", admission: outOfScope };
       counted += 1;
       const admission = admissionOf(tier, { window_start: window.window_start, request_count: counted }, credits, now);
       if (admission.result !== "admitted") return { outcome: "refused", admission };
+      if (!_inScope(scopes, request.operation)) return { outcome: "refused", admission: { ...admission, result: "out_of_scope" } };
       let decision: Decision<unknown>;
       try {
         decision = request.work(admission);
@@ -217,11 +216,6 @@ export class SqliteMeter implements Meter {
     return settlements;
   }
 
-  /** A request whose scope the key no longer holds: not counted, window and balance as they stand before the batch. */
-  #outOfScope(keyId: string, tier: Tier, credits: number, now: number): Admission {
-    return { result: "out_of_scope", credits_remaining: credits, rate_limit: peekWindow(this.#sql.windowOf.get(keyId), tier, now) };
-  }
-
   /** One UPDATE for the sum (the balance covers it: each work was given what was left), a ledger row each. */
   #recordCharges(keyId: string, charged: ReadonlyArray<{ request: SettleRequest<unknown>; cost: number }>, now: number): void {
     const total = charged.reduce((sum, { cost }) => sum + cost, 0);
@@ -229,7 +223,8 @@ export class SqliteMeter implements Meter {
     const createdAt = new Date(now).toISOString();
     for (let first = 0; first < charged.length; first += RECORD_CHARGES_MAX) {
       const rows = charged.slice(first, first + RECORD_CHARGES_MAX);
-      const values = rows.flatMap(({ request, cost }) => [keyId, request.operation, -cost, request.requestId, createdAt]);
+      // Only the work of a matched route charges (an unmatched request's work is free).
+      const values = rows.flatMap(({ request, cost }) => [keyId, request.operation!, -cost, request.requestId, createdAt]);
       this.#sql.recordCharges(rows.length).run(...values);
     }
   }
@@ -239,8 +234,9 @@ export class SqliteMeter implements Meter {
   }
 }
 
-/** Whether `scopes` reach `operation` (decision 8); an operation without a scope is open to every key. */
-function _inScope(scopes: ReadonlySet<Scope>, operation: OperationId): boolean {
+/** Whether `scopes` reach `operation` (decision 8); an operation without a scope, or no route, is open to every key. */
+function _inScope(scopes: ReadonlySet<Scope>, operation: OperationId | null): boolean {
+  if (operation === null) return true;
   const { scope } = operationPolicy[operation];
   return scope === null || scopes.has(scope);
 }

@@ -18,7 +18,7 @@ export interface ObservedResponse {
   text: string;
 }
 
-const unknownRouteResponses: Record<number, string> = { 401: "InvalidApiKey", 403: "Forbidden", 404: "NotFound" };
+const unknownRouteResponses: Record<number, string> = { 401: "InvalidApiKey", 403: "Forbidden", 404: "NotFound", 429: "RateLimited" };
 
 interface Json { [key: string]: unknown }
 interface Operation { pattern: RegExp; params: number; method: string; pointer: string; responses: Json }
@@ -67,10 +67,10 @@ export class OpenApiContract {
     if (problems.length > 0) throw new Error(`the OpenAPI document does not describe this response:\n${problems.join("\n")}\n${response.text.slice(0, 500)}`);
   }
 
-  /** Any other path or method: the document's info says 401 without a key, 403 for a disabled one, else 404. */
+  /** Any other path or method: the document's info says 401 without a key, 403 for a disabled one, 429 over the window, else 404. */
   #unknownRoute(method: string, response: ObservedResponse): string[] {
     const name = unknownRouteResponses[response.status];
-    if (name === undefined) return [`${method}: no documented operation, and status ${response.status} is not 401, 403 or 404`];
+    if (name === undefined) return [`${method}: no documented operation, and status ${response.status} is not 401, 403, 404 or 429`];
     const pointer = `#/components/responses/${name}`;
     return this.#check(`${method} (unknown route) ${response.status}`, pointer, this.#at(pointer), method, response);
   }

@@ -39,19 +39,20 @@ describe("migrations", () => {
     expect(await query(url, "SELECT version, name FROM schema_migrations ORDER BY version")).toEqual([
       { version: 1, name: "keys_balances_rate_windows_ledger" },
       { version: 2, name: "admission_checks_scope" },
+      { version: 3, name: "admission_counts_first_never_waits" },
     ]);
     const run = await cei("keys", "migrate", "--meter", url);
-    expect(run).toEqual({ code: 0, stdout: "meter schema at version 2\n", stderr: "" });
+    expect(run).toEqual({ code: 0, stdout: "meter schema at version 3\n", stderr: "" });
   });
 
   it("a database migrated by a newer build is refused, by the server and by cei keys", async () => {
     const url = await newPostgresDatabase();
     await (await PostgresMeter.open(url)).close();
-    await query(url, "INSERT INTO schema_migrations VALUES (3, 'future', '2030-01-01T00:00:00.000Z')");
-    await expect(PostgresMeter.open(url)).rejects.toThrow("meter database schema version 3 is newer than this build supports (2)");
+    await query(url, "INSERT INTO schema_migrations VALUES (4, 'future', '2030-01-01T00:00:00.000Z')");
+    await expect(PostgresMeter.open(url)).rejects.toThrow("meter database schema version 4 is newer than this build supports (3)");
     const run = await cei("keys", "list", "--meter", url);
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain("schema version 3 is newer than this build supports (2)");
+    expect(run.stderr).toContain("schema version 4 is newer than this build supports (3)");
   });
 });
 

@@ -67,22 +67,25 @@ describe.each(meterBackends)("%s meter", (backend) => {
       expect(await server.view.credits(id)).toBe(940);
     });
 
-    it("counts every request that reaches the rate step (422, 402, 404 record), and none answered before it", async () => {
+    it("counts every request of an active key (unknown routes, out-of-scope calls, 422, 402, 404 record), and none answered before it", async () => {
       const { key } = await server.newKey({ tier: "free", credits: 0, scopes: ["events"] });
       for (let i = 0; i < 10; i++) {
         expect((await get("/v1/no-such-route", key)).status).toBe(404);
         expect((await get("/v1/projects/aurora-swap", key)).status).toBe(403);
       }
-      expect((await get(EVENT, key)).body.meta.rate_limit.remaining).toBe(59);
-      for (let i = 0; i < 20; i++) {
+      expect((await get(EVENT, key)).body.meta.rate_limit.remaining).toBe(39);
+      for (let i = 0; i < 10; i++) {
         expect((await get(`${EVENT}?limit=1`, key)).status).toBe(422);
         expect((await get("/v1/events/no-such-event", key)).status).toBe(402);
       }
       const last = await get("/v1/events/no-such-event", key);
       expect([last.status, last.body.meta.rate_limit.remaining]).toEqual([402, 18]);
       for (let i = 0; i < 18; i++) await get(EVENT, key);
-      const limited = await get(`${EVENT}?limit=1`, key);
-      expect([limited.status, limited.headers.get("retry-after")]).toEqual([429, "50"]);
+      // Over the window, every path answers 429 alike: known, unknown, out of scope or a wrong method.
+      for (const [method, path] of [["GET", `${EVENT}?limit=1`], ["GET", "/v1/no-such-route"], ["GET", "/v1/projects/aurora-swap"], ["DELETE", EVENT]] as const) {
+        const limited = await server.call(method, path, { key });
+        expect([limited.status, limited.body.error.code, limited.headers.get("retry-after")]).toEqual([429, "RATE_LIMITED", "50"]);
+      }
     });
 
     it("windows are per key: another key is not limited by the first one's window", async () => {

@@ -59,7 +59,7 @@ describe.each(meterBackends)("%s meter", (backend) => {
     const PROJECT = "/v1/projects/aurora-swap";
     const OUT_OF_SCOPE = { code: "FORBIDDEN", message: "The API key does not have the scope this operation requires." };
 
-    it("scopes widened or narrowed apply to the very next request; a refusal for scope is not counted", async () => {
+    it("scopes widened or narrowed apply to the very next request; a refusal for scope is counted like any request", async () => {
       const { id, key } = await server.newKey({ credits: 10, scopes: ["events"] });
       expect((await server.call("GET", EVENT, { key })).status).toBe(200);
       expect((await server.call("GET", PROJECT, { key })).body.error).toEqual(OUT_OF_SCOPE);
@@ -72,8 +72,8 @@ describe.each(meterBackends)("%s meter", (backend) => {
       await server.setScopes(id, ["projects"]);
       const narrowed = await server.call("GET", EVENT, { key });
       expect(narrowed.body).toMatchObject({ error: OUT_OF_SCOPE, meta: { credits_used: 0, credits_remaining: 7 } });
-      // Not counted: the window has the three 200s and the first refusal was not counted either.
-      expect(narrowed.body.meta.rate_limit.remaining).toBe(widened.body.meta.rate_limit.remaining - 1);
+      // Counted (decision 27): the window holds the 200 after the widening and this refusal.
+      expect(narrowed.body.meta.rate_limit.remaining).toBe(widened.body.meta.rate_limit.remaining - 2);
       expect((await server.call("GET", PROJECT, { key })).status).toBe(200);
       expect(await server.view.credits(id)).toBe(6);
     });

@@ -115,7 +115,7 @@ describe("every operation", () => {
       expect(shapes[0]!.meta).toEqual({ request_id: "", credits_used: 0 });
     });
 
-    it(scope === null ? "needs no scope: 200 for a key with any one scope" : "403 without its scope, before anything is counted", async () => {
+    it(scope === null ? "needs no scope: 200 for a key with any one scope" : "403 without its scope, counted in the window (decision 27)", async () => {
       const other = scopes.find((s) => s !== scope)!;
       const res = await call(c.method, c.ok, { key: service.newKey({ scopes: [other] }).key, body: c.body });
       if (scope === null) {
@@ -123,7 +123,7 @@ describe("every operation", () => {
         return;
       }
       expectError(res, 403, "FORBIDDEN");
-      expect(res.body.meta.rate_limit.remaining).toBe(600);
+      expect(res.body.meta.rate_limit.remaining).toBe(599);
     });
 
     it("404 for a method the path does not list", async () => {

@@ -164,9 +164,9 @@ describe("get_project_market", () => {
 
 describe("list_trending_projects", () => {
   it("is 404 like any unknown route until released", async () => {
-    const key = service.newKey().key;
-    const trending = await service.call("GET", "/v1/projects/trending", { key });
-    const unknown = await service.call("GET", "/v1/projects/nothing/here", { key });
+    // A key each: both are counted, so each answer reports its key's first request.
+    const trending = await service.call("GET", "/v1/projects/trending", { key: service.newKey().key });
+    const unknown = await service.call("GET", "/v1/projects/nothing/here", { key: service.newKey().key });
     expect(trending.status).toBe(404);
     expect({ ...trending.body, meta: { ...trending.body.meta, request_id: "" } })
       .toEqual({ ...unknown.body, meta: { ...unknown.body.meta, request_id: "" } });

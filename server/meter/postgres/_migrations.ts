@@ -114,6 +114,86 @@ const migrations: readonly Migration[] = [
       END $$;
     `,
   },
+  {
+    version: 3,
+    name: "admission_counts_first_never_waits",
+    sql: `
+      -- Admission in the check order of decision 27: an active key's request is counted first,
+      -- whatever its route or scope; in_scope is then reported (p_scope NULL: no scope needed, or
+      -- no route matched). It never waits for another transaction's lock on this key's rows: a
+      -- row another transaction holds is skipped, and key_state 'busy' says so, so that one key
+      -- whose rows an outside transaction locks delays no other key of the same batch; the reader
+      -- tries that key again until its time bound. (Two batches of readers that hold the same key
+      -- both for a few milliseconds try again rather than queue.)
+      CREATE FUNCTION cei_admit_counted(p_key text, p_scope text, p_window_start bigint, p_window_ms bigint,
+          OUT key_state text, OUT key_tier text, OUT in_scope boolean, OUT balance bigint, OUT win_start bigint, OUT win_count integer)
+      LANGUAGE plpgsql AS $$
+      BEGIN
+        SELECT k.state, k.tier, p_scope IS NULL OR p_scope = ANY (string_to_array(k.scopes, ','))
+          INTO key_state, key_tier, in_scope FROM keys k WHERE k.id = p_key;
+        IF key_state = 'active' THEN
+          PERFORM 1 FROM rate_windows w WHERE w.key_id = p_key FOR UPDATE SKIP LOCKED;
+          IF NOT FOUND THEN
+            -- No window row yet, or one locked elsewhere; a first row's insert checks the key's
+            -- row (its foreign key), so that row must be free as well.
+            IF EXISTS (SELECT 1 FROM rate_windows w WHERE w.key_id = p_key) THEN
+              key_state := 'busy';
+              RETURN;
+            END IF;
+            PERFORM 1 FROM keys k WHERE k.id = p_key FOR KEY SHARE SKIP LOCKED;
+            IF NOT FOUND THEN
+              key_state := 'busy';
+              RETURN;
+            END IF;
+          END IF;
+          INSERT INTO rate_windows AS w (key_id, window_start, request_count) VALUES (p_key, p_window_start, 1)
+          ON CONFLICT (key_id) DO UPDATE SET
+            request_count = CASE WHEN excluded.window_start > w.window_start THEN 1 ELSE w.request_count + 1 END,
+            window_start = CASE WHEN w.window_start > excluded.window_start + p_window_ms THEN excluded.window_start
+                                ELSE greatest(w.window_start, excluded.window_start) END
+          RETURNING w.window_start, w.request_count INTO win_start, win_count;
+        ELSE
+          SELECT w.window_start, w.request_count INTO win_start, win_count FROM rate_windows w WHERE w.key_id = p_key;
+        END IF;
+        SELECT b.credits INTO balance FROM balances b WHERE b.key_id = p_key;
+      END $$;
+
+      -- The charge, likewise never waiting for a lock another transaction holds on the key's
+      -- balance or key row (the ledger row's foreign key checks the key's row): 'busy' instead.
+      CREATE FUNCTION cei_charge_nowait(p_key text, p_cost bigint, p_operation text, p_request_id text, p_at text,
+          OUT outcome text, OUT balance bigint)
+      LANGUAGE plpgsql AS $$
+      BEGIN
+        IF (SELECT k.state FROM keys k WHERE k.id = p_key) IS DISTINCT FROM 'active' THEN
+          outcome := 'forbidden';
+          SELECT b.credits INTO balance FROM balances b WHERE b.key_id = p_key;
+          RETURN;
+        END IF;
+        PERFORM 1 FROM keys k WHERE k.id = p_key FOR KEY SHARE SKIP LOCKED;
+        IF NOT FOUND THEN
+          outcome := 'busy';
+          RETURN;
+        END IF;
+        SELECT b.credits INTO balance FROM balances b WHERE b.key_id = p_key FOR UPDATE SKIP LOCKED;
+        IF NOT FOUND THEN
+          IF EXISTS (SELECT 1 FROM balances b WHERE b.key_id = p_key) THEN
+            outcome := 'busy';
+          ELSE
+            outcome := 'insufficient_credits';
+          END IF;
+          RETURN;
+        END IF;
+        IF balance >= p_cost THEN
+          UPDATE balances b SET credits = b.credits - p_cost WHERE b.key_id = p_key RETURNING b.credits INTO balance;
+          INSERT INTO ledger (key_id, kind, operation, delta, request_id, created_at)
+          VALUES (p_key, 'charge', p_operation, -p_cost, p_request_id, p_at);
+          outcome := 'charged';
+        ELSE
+          outcome := 'insufficient_credits';
+        END IF;
+      END $$;
+    `,
+  },
 ];
 
 export const LATEST_POSTGRES_SCHEMA_VERSION = migrations[migrations.length - 1]?.version ?? 0;

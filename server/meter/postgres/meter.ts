@@ -8,6 +8,9 @@
 // on its next request in every reader, and a refusal decided before admission reads the key again
 // (findKey's `fresh`). Rate windows are counted in the database; their start comes from the
 // reader's clock (`now`), aligned to the epoch, as in the SQLite meter.
+// No statement waits for a lock another transaction holds on a key's rows (an operator's session,
+// a stuck migration): such a key is reported busy and tried again, alone, until its request's time
+// bound (METER_WAIT_LIMIT_MS), so it never holds up the other keys of its batch.
 import type pg from "pg";
 import { RATE_WINDOW_MS, operationPolicy, type Scope } from "../../policy.ts";
 import { scopesFromColumn, tierFromColumn } from "../_columns.ts";
@@ -15,6 +18,7 @@ import { hashSecret } from "../_secret.ts";
 import type { KeyState } from "../_statements.ts";
 import { admissionOf, peekWindow, windowStartOf, type StoredWindow } from "../_windows.ts";
 import type { Admission, Charge, ChargeRequest, Decision, KeyRecord, Meter, MeterStatus, SettleRequest, Settlement } from "../meter.ts";
+import { METER_WAIT_LIMIT_MS, MeterBusyError } from "../_queue.ts";
 import { TurnBatches } from "./_batches.ts";
 import { applyPostgresMigrations } from "./_migrations.ts";
 import { createPool } from "./_pool.ts";
@@ -25,37 +29,45 @@ const IN_FLIGHT_PER_KIND = 1;
 const KEY_CACHE_LIMIT = 10_000;
 
 interface KeyRow { secret_sha256: string; id: string; tier: string; scopes: string; state: KeyState }
-interface AdmitRow { key_state: KeyState | null; key_tier: string | null; in_scope?: boolean | null; balance: number | null; win_start: number | null; win_count: number | null }
+interface AdmitRow { key_state: KeyState | "busy" | null; key_tier: string | null; in_scope?: boolean | null; balance: number | null; win_start: number | null; win_count: number | null }
 interface AdmitRequest { key: KeyRecord; scope: Scope | null }
-interface ChargeRow { outcome: Charge["result"]; balance: number | null }
+interface ChargeRow { outcome: Charge["result"] | "busy"; balance: number | null }
+interface StatusRow { balance: number | null; win_start: number | null; win_count: number | null }
+/** A key whose rows another transaction holds: asked again after a pause. */
+const BUSY = "busy";
+type Busy = typeof BUSY;
+/** Pauses between tries of a busy key, growing to the last. */
+const BUSY_PAUSES_MS = [1, 2, 5, 10, 20, 50];
 
 const LOOKUP = {
   name: "cei_lookup",
   text: "SELECT secret_sha256, id, tier, scopes, state FROM keys WHERE secret_sha256 = ANY($1::text[])",
 };
 const ADMIT = {
-  name: "cei_admit_batch",
+  name: "cei_admit_counted_batch",
   text: `SELECT a.* FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS j(key_id, scope, n)
-         CROSS JOIN LATERAL cei_admit_scoped(j.key_id, j.scope, $3, $4) a ORDER BY j.n`,
+         CROSS JOIN LATERAL cei_admit_counted(j.key_id, j.scope, $3, $4) a ORDER BY j.n`,
 };
 const CHARGE = {
-  name: "cei_charge_batch",
+  name: "cei_charge_nowait_batch",
   text: `SELECT c.* FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[]) WITH ORDINALITY AS j(key_id, cost, operation, request_id, n)
-         CROSS JOIN LATERAL cei_charge(j.key_id, j.cost, j.operation, j.request_id, $5) c ORDER BY j.n`,
+         CROSS JOIN LATERAL cei_charge_nowait(j.key_id, j.cost, j.operation, j.request_id, $5) c ORDER BY j.n`,
 };
+/** Balance and window of keys refused before admission (401 aside: 403), batched like the rest. */
 const STATUS = {
-  name: "cei_status",
-  text: `SELECT (SELECT credits FROM balances WHERE key_id = $1) AS balance,
-                w.window_start AS win_start, w.request_count AS win_count
-         FROM (SELECT 1) AS one LEFT JOIN rate_windows w ON w.key_id = $1`,
+  name: "cei_status_batch",
+  text: `SELECT b.credits AS balance, w.window_start AS win_start, w.request_count AS win_count
+         FROM unnest($1::text[]) WITH ORDINALITY AS j(key_id, n)
+         LEFT JOIN balances b ON b.key_id = j.key_id LEFT JOIN rate_windows w ON w.key_id = j.key_id ORDER BY j.n`,
 };
 
 export class PostgresMeter implements Meter {
   readonly #pool: pg.Pool;
   readonly #now: () => number;
   readonly #lookups: TurnBatches<string, KeyRecord | undefined>;
-  readonly #admits: TurnBatches<AdmitRequest, Admission>;
-  readonly #charges: TurnBatches<ChargeRequest, Charge>;
+  readonly #admits: TurnBatches<AdmitRequest, Admission | Busy>;
+  readonly #charges: TurnBatches<ChargeRequest, Charge | Busy>;
+  readonly #statuses: TurnBatches<string, StatusRow | undefined>;
   /** Active keys by the secret as sent (no sha256 for a known secret); see findKey. */
   readonly #keyCache = new Map<string, KeyRecord>();
 
@@ -78,6 +90,7 @@ export class PostgresMeter implements Meter {
     this.#lookups = new TurnBatches((hashes) => this.#lookup(hashes), IN_FLIGHT_PER_KIND);
     this.#admits = new TurnBatches((keys) => this.#admit(keys), IN_FLIGHT_PER_KIND);
     this.#charges = new TurnBatches((requests) => this.#charge(requests), IN_FLIGHT_PER_KIND);
+    this.#statuses = new TurnBatches((keyIds) => this.#status(keyIds), IN_FLIGHT_PER_KIND);
   }
 
   /**
@@ -101,8 +114,7 @@ export class PostgresMeter implements Meter {
   }
 
   async status(key: KeyRecord): Promise<MeterStatus> {
-    const { rows } = await this.#pool.query<AdmitRow>({ ...STATUS, values: [key.id] });
-    const row = rows[0];
+    const row = await this.#statuses.submit(key.id);
     return { credits_remaining: row?.balance ?? 0, rate_limit: peekWindow(_window(row), key.tier, this.#now()) };
   }
 
@@ -112,7 +124,9 @@ export class PostgresMeter implements Meter {
    * checks the key and the balance again, as they stand then.
    */
   async settle<T>({ key, operation, requestId, work }: SettleRequest<T>): Promise<Settlement<T>> {
-    const admission = await this.#admits.submit({ key, scope: operationPolicy[operation].scope });
+    const deadline = performance.now() + METER_WAIT_LIMIT_MS;
+    const scope = operation === null ? null : operationPolicy[operation].scope;
+    const admission = await _untilFree(deadline, () => this.#admits.submit({ key, scope }));
     if (admission.result !== "admitted") return { outcome: "refused", admission };
     let decision: Decision<T>;
     try {
@@ -121,13 +135,14 @@ export class PostgresMeter implements Meter {
       return { outcome: "failed", admission, error };
     }
     const { value, cost } = decision;
-    const charge = cost === 0 ? undefined : await this.#charges.submit({ key, operation, cost, requestId });
+    // Only the work of a matched route charges (an unmatched request's work is free).
+    const charge = cost === 0 ? undefined : await _untilFree(deadline, () => this.#charges.submit({ key, operation: operation!, cost, requestId }));
     return { outcome: "answered", admission, value, charge };
   }
 
   /** Waits for the batches in flight, then closes every connection. */
   async close(): Promise<void> {
-    await Promise.all([this.#lookups.settled(), this.#admits.settled(), this.#charges.settled()]);
+    await Promise.all([this.#lookups.settled(), this.#admits.settled(), this.#charges.settled(), this.#statuses.settled()]);
     await this.#pool.end();
   }
 
@@ -140,42 +155,64 @@ export class PostgresMeter implements Meter {
     });
   }
 
-  async #admit(requests: AdmitRequest[]): Promise<Admission[]> {
+  async #status(keyIds: string[]): Promise<Array<StatusRow | undefined>> {
+    const { rows } = await this.#pool.query<StatusRow>({ ...STATUS, values: [keyIds] });
+    return keyIds.map((_, i) => rows[i]);
+  }
+
+  async #admit(requests: AdmitRequest[]): Promise<Array<Admission | Busy>> {
     const now = this.#now();
     const order = _byKeyId(requests.map((request) => request.key.id));
     const sorted = order.map((i) => requests[i]!);
     const { rows } = await this.#pool.query<AdmitRow>({
       ...ADMIT, values: [sorted.map((r) => r.key.id), sorted.map((r) => r.scope), windowStartOf(now), RATE_WINDOW_MS],
     });
-    const admissions: Admission[] = [];
+    const admissions: Array<Admission | Busy> = [];
     order.forEach((index, position) => {
       const row = rows[position]!;
       const key = requests[index]!.key;
       const credits = row.balance ?? 0;
-      if (row.key_state !== "active" || row.in_scope !== true) {
+      if (row.key_state === BUSY) {
+        admissions[index] = BUSY;
+      } else if (row.key_state !== "active") {
         const tier = row.key_tier === null ? key.tier : tierFromColumn(row.key_tier);
-        const result = row.key_state !== "active" ? "forbidden" : "out_of_scope";
-        admissions[index] = { result, credits_remaining: credits, rate_limit: peekWindow(_window(row), tier, now) };
+        admissions[index] = { result: "forbidden", credits_remaining: credits, rate_limit: peekWindow(_window(row), tier, now) };
       } else {
-        admissions[index] = admissionOf(tierFromColumn(row.key_tier!), _window(row)!, credits, now);
+        const admission = admissionOf(tierFromColumn(row.key_tier!), _window(row)!, credits, now);
+        if (admission.result === "admitted" && row.in_scope !== true) admission.result = "out_of_scope";
+        admissions[index] = admission;
       }
     });
     return admissions;
   }
 
-  async #charge(requests: ChargeRequest[]): Promise<Charge[]> {
+  async #charge(requests: ChargeRequest[]): Promise<Array<Charge | Busy>> {
     const order = _byKeyId(requests.map((request) => request.key.id));
     const sorted = order.map((i) => requests[i]!);
     const { rows } = await this.#pool.query<ChargeRow>({
       ...CHARGE,
       values: [sorted.map((r) => r.key.id), sorted.map((r) => r.cost), sorted.map((r) => r.operation), sorted.map((r) => r.requestId), new Date(this.#now()).toISOString()],
     });
-    const charges: Charge[] = [];
+    const charges: Array<Charge | Busy> = [];
     order.forEach((index, position) => {
       const row = rows[position]!;
-      charges[index] = { result: row.outcome, credits_remaining: row.balance ?? 0 };
+      charges[index] = row.outcome === BUSY ? BUSY : { result: row.outcome, credits_remaining: row.balance ?? 0 };
     });
     return charges;
+  }
+}
+
+/**
+ * `ask` until its answer is not busy, pausing between tries; MeterBusyError (nothing written for
+ * this request) once the request's deadline has passed.
+ */
+async function _untilFree<T>(deadline: number, ask: () => Promise<T | Busy>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    const answer = await ask();
+    if (answer !== BUSY) return answer;
+    const pause = BUSY_PAUSES_MS[Math.min(attempt, BUSY_PAUSES_MS.length - 1)]!;
+    if (performance.now() + pause > deadline) throw new MeterBusyError(`another transaction held the key's rows in the PostgreSQL meter for ${METER_WAIT_LIMIT_MS} ms`);
+    await new Promise((resolve) => setTimeout(resolve, pause));
   }
 }
 
@@ -184,7 +221,7 @@ function _byKeyId(ids: string[]): number[] {
   return ids.map((_, index) => index).sort((a, b) => (ids[a]! < ids[b]! ? -1 : ids[a]! > ids[b]! ? 1 : a - b));
 }
 
-function _window(row: AdmitRow | undefined): StoredWindow | undefined {
+function _window(row: StatusRow | undefined): StoredWindow | undefined {
   if (row === undefined || row.win_start === null || row.win_count === null) return undefined;
   return { window_start: row.win_start, request_count: row.win_count };
 }
