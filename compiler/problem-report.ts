@@ -49,7 +49,9 @@ const KIND_MEMO_SIZE = 10_000;
 export class ProblemLimiter {
   readonly #keep: number;
   readonly #counts = new Map<string, number>();
-  readonly #kinds = new Map<string, string>();
+  /** Kinds by file, path and message: no key is built, and constant messages hash once. */
+  readonly #kinds = new Map<string, Map<string, Map<string, string>>>();
+  #remembered = 0;
   #other = 0;
 
   constructor(keep: number) {
@@ -57,12 +59,19 @@ export class ProblemLimiter {
   }
 
   #kindOf(file: string, path: string, message: string): string {
-    const key = `${file}\n${path}\n${message}`;
-    let kind = this.#kinds.get(key);
+    let byPath = this.#kinds.get(file);
+    if (byPath === undefined) this.#kinds.set(file, (byPath = new Map()));
+    let byMessage = byPath.get(path);
+    if (byMessage === undefined) byPath.set(path, (byMessage = new Map()));
+    let kind = byMessage.get(message);
     if (kind === undefined) {
       kind = problemKind(file, path, message);
-      if (this.#kinds.size >= KIND_MEMO_SIZE) this.#kinds.clear();
-      this.#kinds.set(key, kind);
+      if (++this.#remembered > KIND_MEMO_SIZE) {
+        this.#kinds.clear();
+        this.#remembered = 0;
+      } else {
+        byMessage.set(message, kind);
+      }
     }
     return kind;
   }
