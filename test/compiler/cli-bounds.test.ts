@@ -13,6 +13,19 @@ import { testTempDir } from "../_support/temp.ts";
 const run = promisify(execFile);
 const env = { ...process.env, CEI_X_SECRET: FIXTURE_X_SECRET };
 
+/** A source folder whose projects.jsonl holds `records` lines of `{}`, the other family files empty. */
+function sourceOfEmptyRecords(dir: string, records: number): string {
+  const source = join(dir, "source");
+  mkdirSync(source);
+  for (const { file } of familyFiles) writeFileSync(join(source, file), "");
+  writeFileSync(join(source, "projects.jsonl"), "{}\n".repeat(records));
+  return source;
+}
+
+/** Runs node with `args`: its exit code and stderr, whether it failed or not. */
+const node = (args: string[]) => run(process.execPath, args, { env, maxBuffer: 1 << 20 })
+  .then((r) => ({ code: 0, stderr: r.stderr }), (e: { code: number; stderr: string }) => ({ code: e.code, stderr: e.stderr }));
+
 /**
  * The child's peak resident set, written when it exits: loaded before the command with --import,
  * so that the measure is of the cei process itself (worker threads included), with no wrapper.
@@ -25,23 +38,19 @@ function peakRssProbe(dir: string): { module: string; report: string } {
 }
 
 // Measured on a 2-core VM: before, 3,000,000 problems gave 111 MB on stderr and a peak of 1.0 GB;
-// now about 3.6 KB and 0.3-0.37 GB (V8 collects lazily; the old space never holds the problems:
+// now about 2.5 KB and 0.26-0.37 GB (V8 collects lazily; the old space never holds the problems:
 // the same compile passes with --max-old-space-size=96, which the old one could not).
 const MAX_STDERR_BYTES = 16 * 1024;
 const MAX_PEAK_RSS_KB = 640 * 1024;
 
 test("a million lines of {} give 3,000,000 problems, 20 listed of each kind, in bounded output and memory", async () => {
   const dir = testTempDir("cei-million-");
-  const source = join(dir, "source");
-  mkdirSync(source);
-  for (const { file } of familyFiles) writeFileSync(join(source, file), "");
-  writeFileSync(join(source, "projects.jsonl"), "{}\n".repeat(1_000_000));
+  const source = sourceOfEmptyRecords(dir, 1_000_000);
   const out = join(dir, "snapshot.db");
   writeFileSync(out, "EARLIER SNAPSHOT");
   const probe = peakRssProbe(dir);
   const started = Date.now();
-  const result = await run(process.execPath, ["--max-old-space-size=96", "--import", probe.module, "bin/cei.js", "compile", "--source", source, "--out", out], { env, maxBuffer: 1 << 20 })
-    .then(() => ({ code: 0, stderr: "" }), (e: { code: number; stderr: string }) => ({ code: e.code, stderr: e.stderr }));
+  const result = await node(["--max-old-space-size=96", "--import", probe.module, "bin/cei.js", "compile", "--source", source, "--out", out]);
   const seconds = (Date.now() - started) / 1000;
   const peakKb = Number(readFileSync(probe.report, "utf8"));
   console.log(`1,000,000 lines of {}: ${seconds.toFixed(1)} s, stderr ${Buffer.byteLength(result.stderr)} bytes, peak RSS ${Math.round(peakKb / 1024)} MiB`);
@@ -62,12 +71,8 @@ test("a million lines of {} give 3,000,000 problems, 20 listed of each kind, in 
 
 test("--max-problems lists that many of each kind; 0 the summary alone; anything else is refused", async () => {
   const dir = testTempDir("cei-max-problems-");
-  const source = join(dir, "source");
-  mkdirSync(source);
-  for (const { file } of familyFiles) writeFileSync(join(source, file), "");
-  writeFileSync(join(source, "projects.jsonl"), "{}\n".repeat(5));
-  const compile = (...extra: string[]) => run(process.execPath, ["bin/cei.js", "compile", "--source", source, "--out", join(dir, "out.db"), ...extra], { env })
-    .then(() => ({ code: 0, stderr: "" }), (e: { code: number; stderr: string }) => ({ code: e.code, stderr: e.stderr }));
+  const source = sourceOfEmptyRecords(dir, 5);
+  const compile = (...extra: string[]) => node(["bin/cei.js", "compile", "--source", source, "--out", join(dir, "out.db"), ...extra]);
   const two = await compile("--max-problems", "2");
   expect(two.code).toBe(1);
   expect(two.stderr.split("\n").filter((l) => l.startsWith("projects.jsonl:"))).toEqual([

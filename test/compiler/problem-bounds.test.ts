@@ -9,7 +9,7 @@ import { expect, test } from "vitest";
 import { compileSnapshot, type CompileOptions } from "../../compiler/compile.ts";
 import { familyFiles } from "../../compiler/families/index.ts";
 import { MAX_NESTING } from "../../compiler/_json-text.ts";
-import { problemKind } from "../../compiler/problem-report.ts";
+import { MAX_KINDS, OTHER_KINDS, problemKind } from "../../compiler/problem-report.ts";
 import { FIXTURE_COMPILED_AT, FIXTURE_X_SECRET, fixtureDir } from "../_support/fixtures.ts";
 import { testTempDir } from "../_support/temp.ts";
 
@@ -89,6 +89,25 @@ test("the cross-record checks' problems are bounded the same way, beside the val
     { kind: "projects.jsonl: slug: required", count: 1, first: ["projects.jsonl:31"] },
     { kind: "projects.jsonl: name: required", count: 1, first: ["projects.jsonl:31"] },
   ]);
+});
+
+test(`kinds a file makes up are counted one by one up to ${MAX_KINDS}, the rest together`, async () => {
+  // Each line repeats a key inside a field of its own name: a kind of its own (path `k<n>`).
+  const source = sourceWith({ "projects.jsonl": lines(250, (i) => `{"k${i}":{"a":1,"a":2}}`) });
+  const result = await compileRefused(source);
+  const summary = result.summary!;
+  expect(summary.total).toBe(250 * 5);
+  expect(summary.kinds).toHaveLength(MAX_KINDS + 1);
+  expect(summary.kinds.slice(0, 5).map((k) => [k.kind, k.count])).toEqual([
+    ['projects.jsonl: k1: duplicate key "…": a record may name each field once (JSON would keep only the last value)', 1],
+    ["projects.jsonl: id: required", 250],
+    ["projects.jsonl: slug: required", 250],
+    ["projects.jsonl: name: required", 250],
+    ['projects.jsonl: (root): unknown field "…"', 250],
+  ]);
+  // 4 kinds every line has, and one new one per line: the 200th is line 196's.
+  expect(summary.kinds.at(-1)).toEqual({ kind: OTHER_KINDS, count: 250 - 196, first: [] });
+  expect(result.problems).toHaveLength(196 + 4 * 20);
 });
 
 test("stray files are bounded too, beside a folder that otherwise compiles", async () => {
