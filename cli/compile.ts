@@ -3,6 +3,7 @@ import { existsSync, lstatSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { InvalidArgumentError, type Command } from "commander";
 import { compileSnapshot } from "../compiler/compile.ts";
+import { MAX_PROBLEMS_PER_KIND, summaryText, type ProblemSummary } from "../compiler/problem-report.ts";
 import { scratchDirFor } from "../compiler/scratch.ts";
 import { stopCompilerWorkers } from "../compiler/workers.ts";
 import { SHRINK_LIMIT } from "../compiler/shrink.ts";
@@ -16,6 +17,7 @@ interface CompileFlags {
   xSecretFile?: string;
   allowStale?: boolean;
   allowShrink?: boolean;
+  maxProblems: number;
 }
 
 /** The smallest X secret accepted, in bytes (256 bits). */
@@ -77,6 +79,19 @@ export function parseZonedDateTime(value: string): Date {
   return new Date(ms);
 }
 
+/** `--max-problems`: a whole number, 0 for the summary alone. */
+function parseMaxProblems(value: string): number {
+  const n = /^\d{1,9}$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(n)) throw new InvalidArgumentError("expected a whole number >= 0");
+  return n;
+}
+
+/** The last line of a failed compile: how many problems, and how many are listed when some were left out. */
+function failureLine(out: string, problems: readonly string[], summary: ProblemSummary | undefined): string {
+  if (summary === undefined) return `cei compile: ${problems.length} problem(s); ${out} was not written\n`;
+  return `cei compile: ${summary.total} problem(s) of ${summary.kinds.length} kind(s), ${problems.length} listed; ${out} was not written\n`;
+}
+
 /** How long a stopped compile waits for its worker threads before it removes the scratch folder anyway. */
 const STOP_WORKERS_MS = 10_000;
 
@@ -122,8 +137,10 @@ export function registerCompile(program: Command): void {
     .option("--as-of <datetime>", "reference time that eligibility and snapshots are relative to (ISO 8601 with a zone; default: the newest observation in the sources)", parseZonedDateTime)
     .option("--allow-stale", "compile even when a precomputed snapshot is already stale at the reference time (printed as a warning)")
     .option("--allow-shrink", `replace the snapshot at --out even when a family or precomputed snapshot loses more than ${SHRINK_LIMIT * 100}% of its records or becomes empty`)
+    .option("--max-problems <n>", "problems listed of each kind; every kind is counted in a summary", parseMaxProblems, MAX_PROBLEMS_PER_KIND)
     .option("--x-secret-file <file>", `file holding the secret behind X account ids (default: env CEI_X_SECRET, else <source>/${SOURCE_X_SECRET_FILE})`)
-    .addHelpText("after", "\nOn bad input, every problem is printed to stderr as `file:line: path: message` and the exit code is 1.\n" +
+    .addHelpText("after", "\nOn bad input, the problems are printed to stderr as `file:line: path: message` (at most --max-problems of each\n" +
+      "kind, then a summary of every kind with its count and first locations) and the exit code is 1.\n" +
       "On success, what changed against the snapshot replaced at --out is printed (as `cei diff --summary`).")
     .action(async (flags: CompileFlags) => {
       let xSecret: string | undefined;
@@ -143,15 +160,18 @@ export function registerCompile(program: Command): void {
         now: new Date(),
         allowStale: flags.allowStale === true,
         allowShrink: flags.allowShrink === true,
+        maxProblems: flags.maxProblems,
         describeChanges: true,
         ...(xSecret === undefined ? {} : { xSecret }),
         ...(onProgress === undefined ? {} : { onProgress }),
       }).finally(stopListening);
       if (!result.ok) {
-        process.stderr.write(result.problems.join("\n") + "\n");
-        if (result.changes !== undefined) process.stderr.write(`what would change in ${flags.out}:\n${summariseDiff(result.changes)}`);
-        process.stderr.write(`cei compile: ${result.problems.length} problem(s); ${flags.out} was not written\n`);
+        // Set first: should stderr's reader go away mid-list, the exit is still 1 (main.ts).
         process.exitCode = 1;
+        if (result.problems.length > 0) process.stderr.write(result.problems.join("\n") + "\n");
+        if (result.summary !== undefined) process.stderr.write(summaryText(result.summary));
+        if (result.changes !== undefined) process.stderr.write(`what would change in ${flags.out}:\n${summariseDiff(result.changes)}`);
+        process.stderr.write(failureLine(flags.out, result.problems, result.summary));
         return;
       }
       for (const warning of result.warnings) process.stderr.write(`warning: ${warning}\n`);

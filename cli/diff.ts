@@ -24,6 +24,8 @@ export function registerDiff(program: Command): void {
         process.exitCode = 2;
         return;
       }
+      // Before printing, so that a reader that stops early still sees the status (main.ts).
+      process.exitCode = diff.identical ? 0 : 1;
       const colour = process.stdout.isTTY === true && (process.env.NO_COLOR ?? "") === "";
       if (options.json) {
         const shown = options.summary ? { old: diff.old, new: diff.new, identical: diff.identical, summary: diff.summary } : diff;
@@ -31,6 +33,5 @@ export function registerDiff(program: Command): void {
       } else {
         process.stdout.write(options.summary ? summariseDiff(diff, { colour }) : formatDiff(diff, { colour }));
       }
-      process.exitCode = diff.identical ? 0 : 1;
     });
 }

@@ -5,6 +5,15 @@ import { Command } from "commander";
 
 type Register = (program: Command) => void;
 
+// A reader that stops reading (`cei diff a b | head -1`) is no failure of the command: on EPIPE
+// it exits at once, quietly, with the status it has so far (commands set theirs before printing).
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);
+    throw error;
+  });
+}
+
 const subcommands: Record<string, () => Promise<Register>> = {
   compile: async () => (await import("./compile.ts")).registerCompile,
   sample: async () => (await import("./sample.ts")).registerSample,

@@ -19,6 +19,41 @@ export function invalidJsonMessage(text: string): string {
   return `invalid JSON at character ${found.at + 1}: ${found.message}`;
 }
 
+/**
+ * The deepest nesting of objects and arrays a record may have (docs/source-format.md). The
+ * deepest record of any family is 5 levels (a project's funding round's investor); the bound is
+ * checked on the text, before anything that recurses (the repeated-key walk, zod) sees it.
+ */
+export const MAX_NESTING = 64;
+
+/**
+ * Whether `text` opens more than `max` objects or arrays without closing them at some point
+ * (brackets in strings not counted). Runs on every line, so it first counts the brackets at all,
+ * which only a line that might be that deep has more than `max` of.
+ */
+export function nestedDeeperThan(text: string, max = MAX_NESTING): boolean {
+  let brackets = 0;
+  for (let at = text.indexOf("{"); at !== -1 && brackets <= max; at = text.indexOf("{", at + 1)) brackets++;
+  for (let at = text.indexOf("["); at !== -1 && brackets <= max; at = text.indexOf("[", at + 1)) brackets++;
+  if (brackets <= max) return false;
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) {
+      inString = true;
+    } else if (c === 0x7b || c === 0x5b) {
+      if (++depth > max) return true;
+    } else if (c === 0x7d || c === 0x5d) {
+      depth--;
+    }
+  }
+  return false;
+}
+
 /** How a character is shown in a message: itself when printable, else its code point. */
 function shown(c: string | undefined): string {
   if (c === undefined) return "the end of the line";

@@ -22,11 +22,14 @@ function leadOf(byte: number): { follow: number; low: number; high: number } | u
   return undefined;
 }
 
-/** The first ill-formed sequence of each line that holds one, by 1-based line number. */
-export function invalidUtf8Lines(path: string, chunkBytes = 1 << 20): Map<number, InvalidUtf8> {
+/**
+ * The first ill-formed sequence of each line that holds one, by 1-based line number. `source` is
+ * a path, or a descriptor (read from its start, left open).
+ */
+export function invalidUtf8Lines(source: string | number, chunkBytes = 1 << 20): Map<number, InvalidUtf8> {
   const found = new Map<number, InvalidUtf8>();
   const buffer = Buffer.allocUnsafe(chunkBytes);
-  const fd = openSync(path, "r");
+  const fd = typeof source === "number" ? source : openSync(source, "r");
   let line = 1;
   let lineStart = 0;
   let offset = 0;
@@ -42,7 +45,7 @@ export function invalidUtf8Lines(path: string, chunkBytes = 1 << 20): Map<number
     needed = 0;
   };
   try {
-    for (let read = readSync(fd, buffer); read > 0; read = readSync(fd, buffer)) {
+    for (let read = readSync(fd, buffer, 0, chunkBytes, 0); read > 0; read = readSync(fd, buffer, 0, chunkBytes, offset)) {
       for (let i = 0; i < read; i++, offset++) {
         const byte = buffer[i]!;
         if (afterCr) {
@@ -80,7 +83,7 @@ export function invalidUtf8Lines(path: string, chunkBytes = 1 << 20): Map<number
     }
     if (needed > 0) report(sequenceStart, sequenceByte);
   } finally {
-    closeSync(fd);
+    if (typeof source !== "number") closeSync(fd);
   }
   return found;
 }

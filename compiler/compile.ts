@@ -1,6 +1,7 @@
 // The compiler's entry point: curated JSONL sources to one read-only SQLite snapshot
 // (docs/architecture.md, "Compiler design"). Bad input never throws: it yields every problem as
-// `file:line: path: message`, and leaves no output file and any earlier file untouched.
+// `file:line: path: message` (at most `maxProblems` of each kind, with a summary of every kind
+// when some were left out), and leaves no output file and any earlier file untouched.
 import { closeSync, existsSync, fsyncSync, openSync, renameSync, rmSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import Database from "better-sqlite3";
@@ -8,6 +9,7 @@ import { crossRecordChecks } from "./checks.ts";
 import { eligibilitySql, exclusionCountsQuery, exclusionRecord } from "./eligibility.ts";
 import { contentHash, manifestEntries, writeManifest } from "./manifest.ts";
 import { entityOutputSql } from "./output.ts";
+import { MAX_PROBLEMS_PER_KIND, problemKind, problemReport, problemsKept, type KeptProblem, type ProblemSummary } from "./problem-report.ts";
 import { readSources, stagingThreads } from "./read-sources.ts";
 import { derivedReferenceTime, futureObservationChecks } from "./reference-time.ts";
 import { createScratchDir, openScratch, removeStaleScratch, scratchDirFor } from "./scratch.ts";
@@ -42,6 +44,8 @@ export interface CompileOptions {
   describeChanges?: boolean;
   xSecret?: string;
   onProgress?: (message: string) => void;
+  /** Problems listed of each kind (CLI `--max-problems`; default MAX_PROBLEMS_PER_KIND); every problem is counted in the summary. */
+  maxProblems?: number;
   /** Threads that read and stage the sources: by default one per core (at most 4) for inputs of 4 MiB or more, else 1. */
   threads?: number;
 }
@@ -52,7 +56,7 @@ export interface CompileOptions {
  */
 export type CompileResult =
   | { ok: true; manifest: Record<string, unknown>; referenceTime: Date; warnings: string[]; changes?: SnapshotDiff | null }
-  | { ok: false; problems: string[]; changes?: SnapshotDiff };
+  | { ok: false; problems: string[]; summary?: ProblemSummary; changes?: SnapshotDiff };
 
 function sourceProblems(options: CompileOptions): string[] {
   if (!existsSync(options.sourceDir) || !statSync(options.sourceDir).isDirectory()) {
@@ -62,23 +66,50 @@ function sourceProblems(options: CompileOptions): string[] {
   for (const [name, value] of [["compiledAt", options.compiledAt], ["now", options.now]] as const) {
     if (value !== undefined && Number.isNaN(value.getTime())) return [`(options): ${name}: expected a valid date`];
   }
+  if (options.maxProblems !== undefined && !(Number.isSafeInteger(options.maxProblems) && options.maxProblems >= 0)) {
+    return ["(options): maxProblems: expected an integer >= 0"];
+  }
   return [];
 }
 
+const problemText = "CASE line WHEN 0 THEN printf('%s: %s: %s', file, path, message) ELSE printf('%s:%d: %s: %s', file, line, path, message) END";
+const problemLocation = "CASE line WHEN 0 THEN file ELSE printf('%s:%d', file, line) END";
+
 /**
- * The checks as one SQL job: the cross-record checks into the job's own problems table, then
- * every problem, validation problems included, in order. A line's problems are all in one
- * database (its lane's, or the checks'), so ordering by file, line and seq is the input order.
+ * The checks as one SQL job: the cross-record checks into the job's own problems table, then the
+ * report of every problem, validation problems included: the first `keep` of each kind, in order
+ * (tag 0: kind, text, location), then by kind the problems not returned (tag 1: kind, count), the
+ * lanes' uncounted ones included. A line's problems are all in one database (its lane's, or the
+ * checks'), so ordering by file, line and seq is the input order. SQLite sorts on disk past its
+ * cache, so that a million problems from the checks cost no more memory than a few.
  */
-function checksJob(dbPath: string, staging: readonly Staging[], options: CompileOptions): WorkerJob {
-  const problemTables = ["main", ...staging.map((s) => s.name)].map((db) => `SELECT file, line, seq, path, message FROM ${db}.problems`);
+function checksJob(dbPath: string, staging: readonly Staging[], options: CompileOptions, keep: number): WorkerJob {
+  const databases = ["main", ...staging.map((s) => s.name)];
+  const problemTables = databases.map((db) => `SELECT file, line, seq, path, message FROM ${db}.problems`);
+  const overflowTables = databases.map((db) => `SELECT kind, count FROM ${db}.problem_overflow`);
   return {
     kind: "sql",
     dbPath,
     attach: staging.map((s) => [s.name, s.path]),
     sql: [problemsDdl, ...crossRecordChecks, ...futureObservationChecks(options)].join("\n"),
-    query: `SELECT CASE line WHEN 0 THEN printf('%s: %s: %s', file, path, message) ELSE printf('%s:%d: %s: %s', file, line, path, message) END FROM (${problemTables.join(" UNION ALL ")}) ORDER BY file, line, seq`,
+    query: `WITH p AS MATERIALIZED (SELECT file, line, seq, path, message, problem_kind(file, path, message) AS kind FROM (${problemTables.join(" UNION ALL ")})),
+      r AS (SELECT *, row_number() OVER (PARTITION BY kind ORDER BY file, line, seq) AS rn FROM p)
+      SELECT 0 AS tag, kind, ${problemText}, ${problemLocation}, file, line, seq FROM r WHERE rn <= ${keep}
+      UNION ALL SELECT 1, kind, count(*) - ${keep}, NULL, NULL, NULL, NULL FROM p GROUP BY kind HAVING count(*) > ${keep}
+      UNION ALL SELECT 1, kind, sum(count), NULL, NULL, NULL, NULL FROM (${overflowTables.join(" UNION ALL ")}) GROUP BY kind
+      ORDER BY tag, file, line, seq`,
   };
+}
+
+/** The checks job's rows as the compile's problems and summary. */
+function reportOfRows(rows: unknown[][], maxProblems: number): ReturnType<typeof problemReport> {
+  const kept: KeptProblem[] = [];
+  const uncounted: Array<[string, number]> = [];
+  for (const [tag, kind, text, location] of rows as Array<[number, string, string | number, string | null]>) {
+    if (tag === 0) kept.push({ kind, text: text as string, location: location! });
+    else uncounted.push([kind, text as number]);
+  }
+  return problemReport(kept, uncounted, maxProblems);
 }
 
 type ManifestEntries = Record<string, unknown>;
@@ -99,8 +130,13 @@ function attach(db: Database.Database, name: string, path: string): void {
 export async function compileSnapshot(options: CompileOptions): Promise<CompileResult> {
   const early = sourceProblems(options);
   if (early.length > 0) return { ok: false, problems: early };
-  const files = sourceFiles(options.sourceDir, options.outFile);
-  if (files.empty) return { ok: false, problems: files.problems.map((p) => `${p.file}: (root): ${p.message}`) };
+  const maxProblems = options.maxProblems ?? MAX_PROBLEMS_PER_KIND;
+  const keep = problemsKept(maxProblems);
+  const files = sourceFiles(options.sourceDir, options.outFile, keep);
+  if (files.empty) {
+    const kept = files.problems.kept.map((p) => ({ kind: problemKind(p.file, p.path, p.message), text: `${p.file}: ${p.path}: ${p.message}`, location: p.file }));
+    return { ok: false, ...problemReport(kept, files.problems.overflow(), maxProblems) };
+  }
   const progress = options.onProgress;
   const xSecret = options.xSecret === undefined || options.xSecret === "" ? undefined : options.xSecret;
   removeStaleScratch(options.outFile);
@@ -118,11 +154,15 @@ export async function compileSnapshot(options: CompileOptions): Promise<CompileR
     const staging: Staging[] = [{ name: "stg", path: stagingPath }];
     const lane0 = openScratch(stagingPath);
     try {
-      const lanes = await readSources(lane0, stagingPath, { sourceDir: options.sourceDir, xSecret, onProgress: progress, threads });
+      const lanes = await readSources(lane0, stagingPath, { sourceDir: options.sourceDir, xSecret, onProgress: progress, threads, keepProblems: keep });
       lanes.forEach((path, i) => staging.push({ name: `lane${i + 1}`, path }));
       // Problems of a whole file are on line 0, printed without it (checksJob).
-      const addFileProblem = lane0.prepare("INSERT INTO problems (file, line, path, message) VALUES (?, 0, '(root)', ?)");
-      for (const problem of files.problems) addFileProblem.run(problem.file, problem.message);
+      const addFileProblem = lane0.prepare("INSERT INTO problems (file, line, path, message) VALUES (?, 0, ?, ?)");
+      const addOverflow = lane0.prepare("INSERT INTO problem_overflow (kind, count) VALUES (?, ?)");
+      lane0.transaction(() => {
+        for (const problem of files.problems.kept) addFileProblem.run(problem.file, problem.path, problem.message);
+        for (const [kind, count] of files.problems.overflow()) addOverflow.run(kind, count);
+      })();
     } finally {
       lane0.close();
     }
@@ -130,7 +170,7 @@ export async function compileSnapshot(options: CompileOptions): Promise<CompileR
     // The checks only read the staging databases: with more than one thread they run on a worker,
     // beside the snapshot's construction, whose result is only kept if they find no problem.
     progress?.("checking references");
-    checks = startJob(checksJob(checksPath, staging, options), threads > 1);
+    checks = startJob(checksJob(checksPath, staging, options, keep), threads > 1);
 
     progress?.("writing snapshot");
     let built: Built | { error: Error } | undefined;
@@ -147,9 +187,9 @@ export async function compileSnapshot(options: CompileOptions): Promise<CompileR
     } catch (error) {
       built = { error: error as Error };
     }
-    const problems = ((await checks.result) as string[][]).map((row) => row[0]!);
+    const report = reportOfRows((await checks.result) as unknown[][], maxProblems);
     progress?.("references checked");
-    if (problems.length > 0) return { ok: false, problems };
+    if (report.problems.length > 0 || report.summary !== undefined) return { ok: false, ...report };
     if (built === undefined) {
       return { ok: false, problems: [`${options.sourceDir}: (root): no observation or verification time to derive the reference time from; give --as-of`] };
     }

@@ -35,11 +35,12 @@ const longerThan = (text: string, maxBytes: number): boolean => text.length * 3 
  * The lines of a file, read `chunkBytes` at a time; lines over `maxLineBytes` come as an
  * OverlongLine, lines that are not UTF-8 as an InvalidUtf8Line. Valid files are decoded once; a
  * file found not to be UTF-8 is scanned for where (_utf8.ts) and read again from its start.
+ * `source` is a path, or a descriptor that stays open (read by position, from the start).
  */
-export function* readLines(path: string, chunkBytes = READ_CHUNK_BYTES, maxLineBytes = MAX_LINE_BYTES): Generator<string | OverlongLine | InvalidUtf8Line> {
+export function* readLines(source: string | number, chunkBytes = READ_CHUNK_BYTES, maxLineBytes = MAX_LINE_BYTES): Generator<string | OverlongLine | InvalidUtf8Line> {
   let yielded = 0;
   try {
-    for (const line of decodedLines(path, chunkBytes, maxLineBytes, true)) {
+    for (const line of decodedLines(source, chunkBytes, maxLineBytes, true)) {
       yield line;
       yielded++;
     }
@@ -47,9 +48,9 @@ export function* readLines(path: string, chunkBytes = READ_CHUNK_BYTES, maxLineB
   } catch (error) {
     if (!(error instanceof TypeError) || (error as NodeJS.ErrnoException).code !== "ERR_ENCODING_INVALID_ENCODED_DATA") throw error;
   }
-  const invalid = invalidUtf8Lines(path, chunkBytes);
+  const invalid = invalidUtf8Lines(source, chunkBytes);
   let number = 0;
-  for (const line of decodedLines(path, chunkBytes, maxLineBytes, false)) {
+  for (const line of decodedLines(source, chunkBytes, maxLineBytes, false)) {
     number++;
     if (number <= yielded) continue;
     const at = invalid.get(number);
@@ -58,8 +59,9 @@ export function* readLines(path: string, chunkBytes = READ_CHUNK_BYTES, maxLineB
 }
 
 /** The lines as decoded; with `fatal`, the decoder throws a TypeError at the first byte that is not UTF-8. */
-function* decodedLines(path: string, chunkBytes: number, maxLineBytes: number, fatal: boolean): Generator<string | OverlongLine> {
-  const fd = openSync(path, "r");
+function* decodedLines(source: string | number, chunkBytes: number, maxLineBytes: number, fatal: boolean): Generator<string | OverlongLine> {
+  const fd = typeof source === "number" ? source : openSync(source, "r");
+  let position = 0;
   try {
     const buffer = Buffer.allocUnsafe(chunkBytes);
     // ignoreBOM keeps a byte order mark in the text, so that it is reported as one (validate-lines.ts).
@@ -67,8 +69,9 @@ function* decodedLines(path: string, chunkBytes: number, maxLineBytes: number, f
     let carry = "";
     let skipping = false;
     for (;;) {
-      const bytes = readSync(fd, buffer, 0, buffer.length, null);
+      const bytes = readSync(fd, buffer, 0, buffer.length, position);
       if (bytes === 0) break;
+      position += bytes;
       let text = carry + decoder.decode(buffer.subarray(0, bytes), { stream: true });
       // A CR at the end of a chunk may be the first half of a CRLF: keep it for the next chunk.
       const tail = text.endsWith("\r") ? "\r" : "";
@@ -100,7 +103,7 @@ function* decodedLines(path: string, chunkBytes: number, maxLineBytes: number, f
     if (lines.at(-1) === "") lines.pop();
     for (const line of lines) yield longerThan(line, maxLineBytes) ? new OverlongLine(maxLineBytes) : line;
   } finally {
-    closeSync(fd);
+    if (typeof source !== "number") closeSync(fd);
   }
 }
 

@@ -63,6 +63,7 @@ export async function readSources(db: Database.Database, stagingPath: string, op
     families: families.map(({ family, file }) => ({ family, file })),
     sourceDir: options.sourceDir,
     xSecret: options.xSecret,
+    keepProblems: options.keepProblems,
   }, options.onProgress));
   try {
     stageFamilies(db, inline!, options);

@@ -2,49 +2,59 @@
 // file, or a documented ignorable (README*, dotfiles such as .cei-x-secret, the output itself).
 // Anything else is a problem naming the closest family file, and so is a missing family file: a
 // family that is intentionally empty has an empty file, so that a lost or misnamed file is never
-// read as an empty family.
-import { readdirSync } from "node:fs";
+// read as an empty family. An entry with a family file's name is present whatever its type: that
+// it is a regular file inside the folder is checked when it is opened (family-file.ts). The folder
+// is read an entry at a time and its problems kept by kind (problem-report.ts), so that a folder
+// of a million stray files costs neither memory nor a million lines of output.
+import { opendirSync } from "node:fs";
 import { resolve } from "node:path";
 import { familyFiles } from "./families/index.ts";
+import { ProblemCollector } from "./problem-report.ts";
 
 export interface SourceFiles {
-  /** Each unknown entry and each missing family file: printed as `file: (root): message`. */
-  problems: Array<{ file: string; message: string }>;
+  /** The problems kept of each unknown entry and each missing family file (`file: (root): message`), and the others' count. */
+  problems: ProblemCollector;
   /** No family file at all: the compile stops here. */
   empty: boolean;
 }
 
 const ignorable = (name: string): boolean => name.startsWith(".") || /^readme/i.test(name);
 
-export function sourceFiles(sourceDir: string, outFile: string): SourceFiles {
+/** `keep`: the problems kept of each kind (problemsKept). */
+export function sourceFiles(sourceDir: string, outFile: string, keep: number): SourceFiles {
   const known = new Set(familyFiles.map((f) => f.file));
   const present = new Set<string>();
-  const problems: SourceFiles["problems"] = [];
-  let entries;
+  const problems = new ProblemCollector(keep);
+  let dir;
   try {
-    entries = readdirSync(sourceDir, { withFileTypes: true });
+    dir = opendirSync(sourceDir);
   } catch (error) {
-    return { problems: [{ file: sourceDir, message: `the source folder cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})` }], empty: true };
+    problems.add(sourceDir, "(root)", `the source folder cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    return { problems, empty: true };
   }
-  for (const entry of entries) {
-    const { name } = entry;
-    if (known.has(name) && !entry.isDirectory()) {
-      present.add(name);
-    } else if (!ignorable(name) && resolve(sourceDir, name) !== resolve(outFile)) {
-      const shown = entry.isDirectory() ? `${name}/` : name;
-      const closest = closestFamilyFile(name);
-      const hint = closest === undefined
-        ? `the compiler reads only ${familyFiles.map((f) => f.file).join(", ")} (README* and dotfiles are ignored)`
-        : `did you mean ${closest}?`;
-      problems.push({ file: shown, message: `not a family file, so not read: ${hint}` });
+  try {
+    for (let entry = dir.readSync(); entry !== null; entry = dir.readSync()) {
+      const { name } = entry;
+      if (known.has(name)) {
+        present.add(name);
+      } else if (!ignorable(name) && resolve(sourceDir, name) !== resolve(outFile)) {
+        const shown = entry.isDirectory() ? `${name}/` : name;
+        const closest = closestFamilyFile(name);
+        const hint = closest === undefined
+          ? `the compiler reads only ${familyFiles.map((f) => f.file).join(", ")} (README* and dotfiles are ignored)`
+          : `did you mean ${closest}?`;
+        problems.add(shown, "(root)", `not a family file, so not read: ${hint}`);
+      }
     }
+  } finally {
+    dir.closeSync();
   }
   if (present.size === 0) {
-    problems.push({ file: sourceDir, message: `the source folder holds no family file (${familyFiles.map((f) => f.file).join(", ")})` });
+    problems.add(sourceDir, "(root)", `the source folder holds no family file (${familyFiles.map((f) => f.file).join(", ")})`);
     return { problems, empty: true };
   }
   for (const { file } of familyFiles) {
-    if (!present.has(file)) problems.push({ file, message: `missing: if the family is intentionally empty, create an empty ${file}` });
+    if (!present.has(file)) problems.add(file, "(root)", `missing: if the family is intentionally empty, create an empty ${file}`);
   }
   return { problems, empty: false };
 }
@@ -59,8 +69,11 @@ export function closestFamilyFile(name: string): string | undefined {
   let best: { file: string; distance: number } | undefined;
   for (const { file } of familyFiles) {
     const familyStem = file.split(".")[0]!;
+    const limit = Math.max(1, Math.floor(familyStem.length / 4));
+    // The distance is at least the difference in length: most names need no table at all.
+    if (Math.abs(stem.length - familyStem.length) > limit) continue;
     const distance = editDistance(stem, familyStem);
-    if (distance <= Math.max(1, Math.floor(familyStem.length / 4)) && (best === undefined || distance < best.distance)) best = { file, distance };
+    if (distance <= limit && (best === undefined || distance < best.distance)) best = { file, distance };
   }
   return best?.file;
 }

@@ -1,10 +1,12 @@
 // Steps 1-2 for one set of families, in one thread: read each family file line by line, validate
 // and flatten each batch of lines (validate-lines.ts), and insert the rows into that family's
 // staging tables in `db`. Synchronous, so that it runs the same on the main thread and on a
-// worker thread (read-sources.ts). Nothing grows in memory with the size of the input.
-import { existsSync } from "node:fs";
-import { join } from "node:path";
+// worker thread (read-sources.ts). Nothing grows in memory with the size of the input, nor with
+// the number of problems: only the first few of each kind are stored (problem-report.ts).
+import { closeSync } from "node:fs";
 import type Database from "better-sqlite3";
+import { openFamilyFile } from "./family-file.ts";
+import { ProblemLimiter } from "./problem-report.ts";
 import { InvalidUtf8Line, OverlongLine, readLines } from "./read-lines.ts";
 import { problemsDdl, stagingDdl, stagingIndexSql, stagingInsertSql, stagingWidth, type StagingRows, type StagingTable } from "./staging.ts";
 import { validateBatch } from "./validate-lines.ts";
@@ -13,6 +15,32 @@ export interface StageOptions {
   sourceDir: string;
   xSecret: string | undefined;
   onProgress: ((message: string) => void) | undefined;
+  /** Problems stored of each kind (problemsKept); the others are only counted. */
+  keepProblems: number;
+}
+
+/** Stores the problems a limiter admits; at the end, the count of the others by kind. */
+class ProblemStore {
+  readonly #limiter: ProblemLimiter;
+  readonly #insert: Database.Statement;
+  readonly #db: Database.Database;
+
+  constructor(db: Database.Database, keep: number) {
+    this.#db = db;
+    this.#limiter = new ProblemLimiter(keep);
+    this.#insert = db.prepare("INSERT INTO problems (file, line, path, message) VALUES (?, ?, ?, ?)");
+  }
+
+  add(file: string, line: number, path: string, message: string): void {
+    if (this.#limiter.admit(file, path, message)) this.#insert.run(file, line, path, message);
+  }
+
+  writeOverflow(): void {
+    const insert = this.#db.prepare("INSERT INTO problem_overflow (kind, count) VALUES (?, ?)");
+    this.#db.transaction(() => {
+      for (const [kind, count] of this.#limiter.overflow()) insert.run(kind, count);
+    })();
+  }
 }
 
 const PROGRESS_EVERY = 100_000;
@@ -26,26 +54,33 @@ export function stageFamilies(db: Database.Database, families: readonly { family
   db.exec(problemsDdl);
   for (const { family } of families) db.exec(stagingDdl(family));
   const inserter = new StagingInserter(db);
+  const problems = new ProblemStore(db, options.keepProblems);
   for (const family of families) {
-    stageFamily(db, family, inserter, options);
+    const opened = openFamilyFile(options.sourceDir, family.file);
+    if (opened !== undefined && "problem" in opened) problems.add(family.file, 0, "(root)", opened.problem);
+    if (opened !== undefined && "fd" in opened) {
+      try {
+        stageFamily(db, family, opened.fd, inserter, problems, options);
+      } finally {
+        closeSync(opened.fd);
+      }
+    }
     db.exec(`BEGIN; ${stagingIndexSql[family.family]} COMMIT;`);
   }
+  problems.writeOverflow();
 }
 
-function stageFamily(db: Database.Database, { family, file }: { family: string; file: string }, inserter: StagingInserter, options: StageOptions): void {
-  const path = join(options.sourceDir, file);
-  if (!existsSync(path)) return;
-  const addProblem = db.prepare("INSERT INTO problems (file, line, path, message) VALUES (?, ?, ?, ?)");
+function stageFamily(db: Database.Database, { family, file }: { family: string; file: string }, fd: number, inserter: StagingInserter, problems: ProblemStore, options: StageOptions): void {
   let secretReported = false;
 
   const stage = (firstLine: number, lines: string[]) => {
     const result = validateBatch({ family, firstLine, lines }, options.xSecret);
-    for (const p of result.problems) addProblem.run(file, p.line, p.path, p.message);
+    for (const p of result.problems) problems.add(file, p.line, p.path, p.message);
     for (const line of result.needSecret) {
       if (family !== "x_accounts") {
-        addProblem.run(file, line, "entity.handle", "an X secret is required to resolve X handles (--x-secret-file <file>, env CEI_X_SECRET, or .cei-x-secret in the source folder)");
+        problems.add(file, line, "entity.handle", "an X secret is required to resolve X handles (--x-secret-file <file>, env CEI_X_SECRET, or .cei-x-secret in the source folder)");
       } else if (!secretReported) {
-        addProblem.run(file, line, "(root)", "an X secret is required to compile X accounts (--x-secret-file <file>, env CEI_X_SECRET, or .cei-x-secret in the source folder)");
+        problems.add(file, line, "(root)", "an X secret is required to compile X accounts (--x-secret-file <file>, env CEI_X_SECRET, or .cei-x-secret in the source folder)");
         secretReported = true;
       }
     }
@@ -55,13 +90,13 @@ function stageFamily(db: Database.Database, { family, file }: { family: string; 
   let lineNumber = 0;
   let batch: string[] = [];
   db.exec("BEGIN");
-  for (const line of readLines(path)) {
+  for (const line of readLines(fd)) {
     lineNumber += 1;
     if (line instanceof OverlongLine) {
-      addProblem.run(file, lineNumber, "(root)", `line longer than ${line.maxBytes / 1024 / 1024} MiB, the maximum: split the record or shorten its text`);
+      problems.add(file, lineNumber, "(root)", `line longer than ${line.maxBytes / 1024 / 1024} MiB, the maximum: split the record or shorten its text`);
       batch.push(""); // keeps the numbering of the batch; a blank line is skipped
     } else if (line instanceof InvalidUtf8Line) {
-      addProblem.run(file, lineNumber, "(root)", invalidUtf8Message(line));
+      problems.add(file, lineNumber, "(root)", invalidUtf8Message(line));
       batch.push("");
     } else {
       batch.push(line);

@@ -102,9 +102,14 @@ const isoMs = (expr: string): string => `strftime('%Y-%m-%dT%H:%M:%fZ', ${expr})
 
 const columnsOf = (table: StagingTable): Array<[string, ColumnType]> => Object.entries(tables[table]) as Array<[string, ColumnType]>;
 
-/** The problems table: every staging database has one (validation problems; the main one also gets the checks'). */
+/**
+ * The problems tables: every staging database has them (validation problems; the main one also
+ * gets the checks'). `problem_overflow` counts, by kind, the problems found but not kept
+ * (problem-report.ts): a lane keeps only the first few of each kind.
+ */
 export const problemsDdl =
-  "CREATE TABLE problems (seq INTEGER PRIMARY KEY, file TEXT NOT NULL, line INTEGER NOT NULL, path TEXT NOT NULL, message TEXT NOT NULL);";
+  "CREATE TABLE problems (seq INTEGER PRIMARY KEY, file TEXT NOT NULL, line INTEGER NOT NULL, path TEXT NOT NULL, message TEXT NOT NULL);\n" +
+  "CREATE TABLE problem_overflow (kind TEXT NOT NULL, count INTEGER NOT NULL);";
 
 /** The staging tables of one family. */
 export function stagingDdl(family: string): string {

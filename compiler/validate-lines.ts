@@ -1,7 +1,7 @@
 // Parse, validate and flatten a batch of source lines: the per-line work of reading sources,
 // kept pure so that it runs the same inline or on a worker thread (see read-sources.ts).
 import { familyFiles } from "./families/index.ts";
-import { BOM, invalidJsonMessage, mayRepeatKeys, repeatedKey } from "./_json-text.ts";
+import { BOM, invalidJsonMessage, MAX_NESTING, mayRepeatKeys, nestedDeeperThan, repeatedKey } from "./_json-text.ts";
 import { formatIssues, formatPath } from "./issues.ts";
 import { invalidTables, stagingRows, type StagingRows } from "./staging.ts";
 import { handleSearchHash, handleSearchKey, xAccountId } from "./x-ids.ts";
@@ -50,6 +50,11 @@ export function validateBatch(batch: LineBatch, xSecret: string | undefined): Ba
       result.problems.push({ line: lineNumber, path: "(root)", message });
       text = text.slice(BOM.length);
       failed = true;
+    }
+    if (nestedDeeperThan(text)) {
+      result.problems.push({ line: lineNumber, path: "(root)", message: `objects and arrays nested more than ${MAX_NESTING} levels deep: not read (a record needs at most a few)` });
+      keepInvalid(lineNumber, undefined, text);
+      return;
     }
     let input: unknown;
     try {

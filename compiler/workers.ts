@@ -3,6 +3,7 @@
 // staging databases beside the main thread (compile.ts). Each job writes to a database of its own,
 // so that no two threads ever write to the same file.
 import { Worker } from "node:worker_threads";
+import { problemKind } from "./problem-report.ts";
 import { openScratch } from "./scratch.ts";
 import { stageFamilies } from "./stage-families.ts";
 
@@ -14,6 +15,7 @@ export type WorkerJob =
       families: Array<{ family: string; file: string }>;
       sourceDir: string;
       xSecret: string | undefined;
+      keepProblems: number;
     }
   | {
       kind: "sql";
@@ -86,9 +88,11 @@ export function runJob(job: WorkerJob, onProgress?: (message: string) => void): 
   const db = openScratch(job.dbPath);
   try {
     if (job.kind === "stage") {
-      stageFamilies(db, job.families, { sourceDir: job.sourceDir, xSecret: job.xSecret, onProgress });
+      stageFamilies(db, job.families, { sourceDir: job.sourceDir, xSecret: job.xSecret, keepProblems: job.keepProblems, onProgress });
       return [];
     }
+    // For the checks' report (compile.ts), which groups every problem by its kind.
+    db.function("problem_kind", { deterministic: true }, (file, path, message) => problemKind(String(file), String(path), String(message)));
     for (const [name, path] of job.attach) db.prepare(`ATTACH DATABASE ? AS ${name}`).run(path);
     db.exec(`BEGIN; ${job.sql} COMMIT;`);
     return db.prepare(job.query).raw().all();
