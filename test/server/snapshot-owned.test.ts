@@ -4,15 +4,13 @@
 // every request whole from the old or the new snapshot (never a mix, never a 500), never stops
 // answering, and checks a changed path like any publish: a bad one is refused with one log line.
 import { execFileSync } from "node:child_process";
-import { closeSync, copyFileSync, cpSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, truncateSync, writeFileSync, writeSync } from "node:fs";
+import { closeSync, copyFileSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, truncateSync, writeSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { H3 } from "h3";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { compileSnapshot } from "../../compiler/compile.ts";
-import { readManifest } from "../../compiler/manifest.ts";
 import { createApp, SNAPSHOT_HEADER } from "../../server/app.ts";
 import type { RunningServer } from "../../server/listen.ts";
 import { createLogger } from "../../server/log.ts";
@@ -21,7 +19,8 @@ import { createKey } from "../../server/meter/keys.ts";
 import { SqliteMeter } from "../../server/meter/meter.ts";
 import { Serving } from "../../server/serving.ts";
 import { servingLog } from "../../server/_observe.ts";
-import { compileFixture, FIXTURE_COMPILED_AT, FIXTURE_X_SECRET, fixtureDir } from "../_support/fixtures.ts";
+import { FIXTURE_X_SECRET } from "../_support/fixtures.ts";
+import { compileSnapshotPair, until as untilLogged } from "../_support/snapshot-pair.ts";
 import { FIXTURE_NOW, startTestServer } from "../_support/server.ts";
 
 type Line = Record<string, unknown>;
@@ -57,19 +56,7 @@ const lines: Line[] = [];
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), "cei-owned-"));
-  const variant = join(work, "variant");
-  cpSync(fixtureDir("valid"), variant, { recursive: true });
-  const projects = join(variant, "projects.jsonl");
-  writeFileSync(projects, readFileSync(projects, "utf8").replace('"name": "Aurora Swap"', '"name": "Aurora Swap Two"'));
-  const b = join(work, "b.db");
-  const compiled = await compileSnapshot({ sourceDir: variant, outFile: b, compiledAt: FIXTURE_COMPILED_AT, xSecret: FIXTURE_X_SECRET });
-  if (!compiled.ok) throw new Error(compiled.problems.join("\n"));
-  const a = join(work, "a.db");
-  const fixture = await compileFixture("valid");
-  copyFileSync(fixture, a);
-  files = { a, b };
-  hashes = { a: readManifest(a).content_hash as string, b: readManifest(b).content_hash as string };
-  expect(hashes.a).not.toBe(hashes.b);
+  ({ files, hashes } = await compileSnapshotPair(work));
 
   const meterFile = join(work, "meter.db");
   admin = openMeterDatabase(meterFile, { now });
@@ -77,7 +64,7 @@ beforeAll(async () => {
   key = createKey(admin, { tier: "internal", credits: 100_000_000 }, FIXTURE_NOW).key;
 
   // What each snapshot answers, from a server of its own on an unchanging file.
-  for (const file of [a, b]) {
+  for (const file of [files.a, files.b]) {
     const reference = await Serving.open(file, { now, log: () => undefined, xSecret: FIXTURE_X_SECRET });
     const app = createApp({ serving: reference, meter, now });
     const answers: string[] = [];
@@ -90,7 +77,7 @@ beforeAll(async () => {
   folder = join(work, "snapshots");
   mkdirSync(folder);
   served = join(folder, "current.db");
-  copyFileSync(a, served);
+  copyFileSync(files.a, served);
   const logger = createLogger("info", { write: (line: string) => void lines.push(JSON.parse(line) as Line) });
   serving = await Serving.open(served, { now, log: servingLog(logger, undefined), debounceMs: 20, xSecret: FIXTURE_X_SECRET });
   serving.watch();
@@ -120,12 +107,8 @@ function publish(file: string): void {
   renameSync(staged, served);
 }
 
-async function until(condition: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; log:\n${lines.map((l) => l.msg).join("\n")}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
+function until(condition: () => boolean, what: string): Promise<void> {
+  return untilLogged(condition, what, () => lines.map((line) => line.msg).join("\n"));
 }
 
 /** Waits until serving has taken in the last change (no swap in progress, the debounce passed). */
