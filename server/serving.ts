@@ -1,6 +1,7 @@
 // Serving a snapshot (decision 23): owns the pointer to the snapshot that answers new requests.
-// A new file (an atomic rename over the path, or SIGHUP) is opened, checked and prepared beside
-// the current one, then swapped in at once; each request leases the snapshot it started with,
+// A new file (a rename over the path, a rewrite in place, or SIGHUP) is copied privately (decision
+// 36: no other process can change the bytes served), opened, checked and prepared beside the
+// current one, then swapped in at once; each request leases the snapshot it started with,
 // and a replaced snapshot is closed when its last lease ends. A bad file is refused and logged.
 import { statSync, watch, type FSWatcher } from "node:fs";
 import { basename, dirname } from "node:path";
@@ -9,7 +10,7 @@ import { handleSearchKey } from "../compiler/x-ids.ts";
 import type { OperationDeps } from "./operations/_operation.ts";
 import type { OperationId } from "./policy.ts";
 import { routes } from "./routes.ts";
-import { checkSnapshotIntegrity, openSnapshot, readServingManifest } from "./snapshot.ts";
+import { checkSnapshotIntegrity, copySnapshot, fileIdentity, openSnapshot, readServingManifest } from "./snapshot.ts";
 import { serveRoute, type ServedRoute } from "./_pipeline.ts";
 import { watchFreshness, type StaleWarning } from "./_stale-warnings.ts";
 
@@ -85,8 +86,8 @@ export class Serving {
   /** Opens, checks and prepares `file`; rejects with the reason when it cannot be served. */
   static async open(file: string, options: ServingOptions = {}): Promise<Serving> {
     const serving = new Serving(file, options);
-    const identity = _identity(file);
-    serving.#current = serving.#slot(await serving.#load(options.checkFirstBeside), identity);
+    const { snapshot, identity } = await serving.#load(options.checkFirstBeside);
+    serving.#current = serving.#slot(snapshot, identity);
     return serving;
   }
 
@@ -134,7 +135,7 @@ export class Serving {
     return this.#swapping;
   }
 
-  /** Swaps whenever the file is replaced: watches its folder, since a rename replaces the inode. */
+  /** Swaps whenever the file is replaced or rewritten: watches its folder, since a rename replaces the inode. */
   watch(): void {
     if (this.#watcher !== undefined) return;
     const name = basename(this.file);
@@ -190,7 +191,7 @@ export class Serving {
     const started = performance.now();
     let next: LoadedSnapshot;
     try {
-      next = await this.#load();
+      ({ snapshot: next, identity } = await this.#load());
     } catch (error) {
       this.#refused(_reason(error), current.snapshot.contentHash);
       return "refused";
@@ -214,43 +215,50 @@ export class Serving {
     this.#log(`cei serve: refused ${this.file}: ${reason}; still serving snapshot ${served}`, { event: "snapshot_refused", snapshot: served, file: this.file, reason });
   }
 
-  /** Opens the file (format), reads its manifest, checks its integrity off the event loop, prepares every operation. */
-  async #load(checkBeside?: (problems: string[]) => void): Promise<LoadedSnapshot> {
-    const db = openSnapshot(this.file);
+  /**
+   * Copies the file privately, opens the copy (format), reads its manifest, checks its integrity
+   * off the event loop, prepares every operation. The copy's path is removed once checked; the
+   * open connection keeps its inode until the snapshot is closed.
+   */
+  async #load(checkBeside?: (problems: string[]) => void): Promise<{ snapshot: LoadedSnapshot; identity: string }> {
+    const copy = await copySnapshot(this.file);
+    let db: Database.Database | undefined;
+    let checking = false;
     try {
+      db = openSnapshot(copy.file, this.file);
       const { contentHash, snapshots } = readServingManifest(this.file, db);
       if (checkBeside === undefined) {
-        const integrity = await checkSnapshotIntegrity(this.file);
+        const integrity = await checkSnapshotIntegrity(copy.file);
         if (integrity.problems.length > 0) throw new Error(`it is damaged (${integrity.problems.slice(0, 3).join("; ")})`);
-        if (integrity.contentHash !== contentHash) throw new Error("it was replaced again while being checked");
       } else {
-        // Another file renamed over the path meanwhile is not this one: the swap checks that one.
-        void checkSnapshotIntegrity(this.file).then(
-          (integrity) => checkBeside(integrity.problems.length > 0 || integrity.contentHash === contentHash ? integrity.problems : []),
+        checking = true;
+        void checkSnapshotIntegrity(copy.file).then(
+          (integrity) => checkBeside(integrity.problems),
           (error: unknown) => checkBeside([error instanceof Error ? error.message : String(error)]),
-        );
+        ).finally(() => void copy.discard());
       }
       const deps: OperationDeps = { snapshot: db, now: this.#now };
       if (this.#xHandleSearchKey !== undefined) deps.xHandleSearchKey = this.#xHandleSearchKey;
       const prepared = {} as Record<OperationId, ServedRoute>;
       for (const route of routes) prepared[route.operation] = serveRoute(route, route.handler.create(deps));
-      return { file: this.file, db, contentHash, snapshots, routes: prepared };
+      return { snapshot: { file: this.file, db, contentHash, snapshots, routes: prepared }, identity: copy.identity };
     } catch (error) {
-      db.close();
+      db?.close();
       throw error;
+    } finally {
+      if (!checking) await copy.discard();
     }
   }
 }
 
-/** Device and inode: a rename over the path gives a new one, a rewrite in place does not happen. */
+/** What is at the path now (stat does not open it, so a FIFO there cannot block). */
 function _identity(file: string): string {
-  const stat = statSync(file);
-  return `${stat.dev}:${stat.ino}`;
+  return fileIdentity(statSync(file, { bigint: true }));
 }
 
 function _reason(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   if (/file is not a database|file is encrypted/i.test(message)) return "it is not a SQLite database";
-  if (/ENOENT|does not exist|unable to open/i.test(message)) return "there is no file at that path";
+  if (/ENOENT|no such file|does not exist|unable to open/i.test(message)) return "there is no file at that path";
   return message;
 }

@@ -1,20 +1,18 @@
 // Hot swap (decision 23) through the real HTTP server: two snapshots that differ in one project's
 // name, published by atomic rename over the served path 20 times while several connections send
 // requests without pause. Every response names its snapshot, and its body is that snapshot's.
-import { copyFileSync, cpSync, mkdtempSync, openSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync, writeSync, closeSync } from "node:fs";
+import { copyFileSync, mkdtempSync, openSync, renameSync, rmSync, unlinkSync, writeFileSync, writeSync, closeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { compileSnapshot } from "../../compiler/compile.ts";
-import { readManifest } from "../../compiler/manifest.ts";
 import { createApp, SNAPSHOT_HEADER } from "../../server/app.ts";
 import type { RunningServer } from "../../server/listen.ts";
 import { openMeterDatabase } from "../../server/meter/_database.ts";
 import { createKey } from "../../server/meter/keys.ts";
 import { SqliteMeter } from "../../server/meter/meter.ts";
 import { Serving } from "../../server/serving.ts";
-import { compileFixture, FIXTURE_COMPILED_AT, FIXTURE_X_SECRET, fixtureDir } from "../_support/fixtures.ts";
+import { compileSnapshotPair, until as untilLogged } from "../_support/snapshot-pair.ts";
 import { FIXTURE_NOW, startTestServer } from "../_support/server.ts";
 
 const PROJECT = "/v1/projects/aurora-swap";
@@ -32,24 +30,11 @@ const logs: string[] = [];
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), "cei-swap-"));
-  const variant = join(work, "variant");
-  cpSync(fixtureDir("valid"), variant, { recursive: true });
-  const projects = join(variant, "projects.jsonl");
-  writeFileSync(projects, readFileSync(projects, "utf8").replace('"name": "Aurora Swap"', '"name": "Aurora Swap Two"'));
-  const b = join(work, "b.db");
-  const compiled = await compileSnapshot({ sourceDir: variant, outFile: b, compiledAt: FIXTURE_COMPILED_AT, xSecret: FIXTURE_X_SECRET });
-  if (!compiled.ok) throw new Error(compiled.problems.join("\n"));
-  const a = join(work, "a.db");
-  const fixture = await compileFixture("valid");
-  copyFileSync(fixture, a);
-  rmSync(join(fixture, ".."), { recursive: true, force: true });
-  files = { a, b };
-  hashes = { a: readManifest(a).content_hash as string, b: readManifest(b).content_hash as string };
-  expect(hashes.a).not.toBe(hashes.b);
+  ({ files, hashes } = await compileSnapshotPair(work));
   names = { [hashes.a]: "Aurora Swap", [hashes.b]: "Aurora Swap Two" };
 
   served = join(work, "served.db");
-  copyFileSync(a, served);
+  copyFileSync(files.a, served);
   const now = () => FIXTURE_NOW;
   serving = await Serving.open(served, { now, log: (line) => logs.push(line), debounceMs: 20 });
   serving.watch();
@@ -68,12 +53,8 @@ afterAll(async () => {
   if (work !== undefined) rmSync(work, { recursive: true, force: true });
 });
 
-async function until(condition: () => boolean, what: string, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; log:\n${logs.join("\n")}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
+function until(condition: () => boolean, what: string, timeoutMs = 5_000): Promise<void> {
+  return untilLogged(condition, what, () => logs.join("\n"), timeoutMs);
 }
 
 /** Publishes as an operator does: a copy in the same folder, renamed over the served path. */
