@@ -13,6 +13,7 @@ import { newTrace, requestObserver, type RequestObserver, type RequestTrace } fr
 import { Pipeline } from "./_pipeline.ts";
 import { newRequestId, respondError } from "./_respond.ts";
 import { registerReference } from "./public/reference.ts";
+import { requestClient } from "./_address-limits.ts";
 
 /** Names the snapshot that answered, on every response (docs/api.md). */
 export const SNAPSHOT_HEADER = "x-service-snapshot";
@@ -65,7 +66,7 @@ export function createApp(options: AppOptions): H3 {
       const trace = newTrace(operation);
       return serving.ready
         ? _fromOneSnapshot(event, trace, answering, (snapshot) => route.answer({ requestId: trace.requestId, snapshot, now: now() }))
-        : _withoutSnapshot(trace, answering, () => route.answer({ requestId: trace.requestId, snapshot: undefined, now: now() }));
+        : _withoutSnapshot(event, trace, answering, () => route.answer({ requestId: trace.requestId, snapshot: undefined, now: now() }));
     });
   }
 
@@ -81,9 +82,9 @@ export function createApp(options: AppOptions): H3 {
   }
 
   registerReference(
-    (path, answer) => app.get(path, () => {
+    (path, answer) => app.get(path, (event) => {
       const trace = newTrace("reference");
-      return _withoutSnapshot(trace, answering, () => answer(trace.requestId));
+      return _withoutSnapshot(event, trace, answering, () => answer(trace.requestId));
     }),
     { releaseTrendingProjects: options.releaseTrendingProjects === true },
   );
@@ -115,7 +116,7 @@ async function _fromOneSnapshot(
   event: H3Event, trace: RequestTrace, { serving, observer, logger, now }: Answering,
   answer: (snapshot: LoadedSnapshot) => Response | Promise<Response>,
 ): Promise<Response> {
-  const started = observer === undefined ? 0 : performance.now();
+  const started = observer === undefined ? 0 : _observed(event, trace);
   const snapshot = serving.acquire();
   // On node:http the header goes on the ServerResponse, where srvx's writeHead merges it: no
   // Headers object is built per response. Elsewhere (app.request in tests) on the Response itself.
@@ -137,8 +138,8 @@ async function _fromOneSnapshot(
 }
 
 /** The answers that read no snapshot: the reference pages, and health while none is loaded. */
-function _withoutSnapshot(trace: RequestTrace, { observer, logger, now }: Answering, answer: () => Response): Response {
-  const started = observer === undefined ? 0 : performance.now();
+function _withoutSnapshot(event: H3Event, trace: RequestTrace, { observer, logger, now }: Answering, answer: () => Response): Response {
+  const started = observer === undefined ? 0 : _observed(event, trace);
   let response: Response;
   try {
     response = answer();
@@ -147,6 +148,13 @@ function _withoutSnapshot(trace: RequestTrace, { observer, logger, now }: Answer
   }
   observer?.answered(trace, response.status, undefined, started);
   return response;
+}
+
+/** Notes the client on an observed request's trace; returns when it was routed. */
+function _observed(event: H3Event, trace: RequestTrace): number {
+  const request = event.runtime?.node?.req;
+  if (request !== undefined) trace.client = requestClient(request);
+  return performance.now();
 }
 
 function _unexpected(error: unknown, trace: RequestTrace, logger: Logger, now: () => number): Response {
