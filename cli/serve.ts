@@ -137,7 +137,7 @@ export function registerServe(program: Command): void {
       }
       const releaseTrendingProjects =
         options.releaseTrendingProjects === true || process.env.CEI_RELEASE_TRENDING_PROJECTS === "1";
-      const app = createApp({ serving, meter, releaseTrendingProjects, logger, metrics });
+      const app = createApp({ serving, meter, releaseTrendingProjects, logger, metrics, warmReference: true });
       const listenOptions = { port, host: options.host, ...limits, trustProxy, snapshot: () => serving.contentHash, onListenerAnswer: listenerLog(logger, metrics) };
       const running = options.listener === "listhen" ? await startListhenServer(app, listenOptions) : await startServer(app, listenOptions);
       // listhen moves to a free port when the asked one is taken; a server must not.

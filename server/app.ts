@@ -42,6 +42,11 @@ export interface AppOptions {
   logger?: Logger;
   /** Counts every request into this registry; the app never serves it (metrics-listen.ts does). */
   metrics?: Metrics;
+  /**
+   * Load the reference page's compressed assets now rather than on the first request, and log
+   * whether they came from the build (servers do; tests that never ask for the page do not).
+   */
+  warmReference?: boolean;
 }
 
 export function createApp(options: AppOptions): H3 {
@@ -81,13 +86,21 @@ export function createApp(options: AppOptions): H3 {
     });
   }
 
-  registerReference(
+  const reference = registerReference(
     (path, answer) => app.get(path, (event) => {
       const trace = newTrace("reference");
-      return _withoutSnapshot(event, trace, answering, () => answer(trace.requestId));
+      const headers = event.req.headers;
+      const request = { acceptEncoding: headers.get("accept-encoding") ?? undefined, ifNoneMatch: headers.get("if-none-match") ?? undefined };
+      return _withoutSnapshot(event, trace, answering, () => answer(trace.requestId, request));
     }),
     { releaseTrendingProjects: options.releaseTrendingProjects === true },
   );
+  if (options.warmReference === true) {
+    void reference.warm().then(({ built }) => {
+      if (built) logger.info({ event: "docs_assets", built }, "cei: the reference page's assets are the build's (dist/docs), precompressed");
+      else logger.info({ event: "docs_assets", built }, "cei: no current build of the reference page's assets in dist/docs (npm run build): compressed them at start-up, in memory");
+    }, (error: unknown) => logger.error({ event: "docs_assets_failed", err: error }, "cei: loading the reference page's assets failed"));
+  }
 
   app.all("/**", (event) => {
     // An empty path segment where a parameter belongs is that parameter out of range (decision 7).
@@ -138,11 +151,11 @@ async function _fromOneSnapshot(
 }
 
 /** The answers that read no snapshot: the reference pages, and health while none is loaded. */
-function _withoutSnapshot(event: H3Event, trace: RequestTrace, { observer, logger, now }: Answering, answer: () => Response): Response {
+async function _withoutSnapshot(event: H3Event, trace: RequestTrace, { observer, logger, now }: Answering, answer: () => Response | Promise<Response>): Promise<Response> {
   const started = observer === undefined ? 0 : _observed(event, trace);
   let response: Response;
   try {
-    response = answer();
+    response = await answer();
   } catch (error) {
     response = _unexpected(error, trace, logger, now);
   }

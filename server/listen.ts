@@ -62,7 +62,10 @@ export function bodyBlocksConnection(request: IncomingMessage): boolean {
   if (request.complete) return false;
   if (request.readableDidRead || request.destroyed) return true;
   const declared = request.headers["content-length"];
-  return declared === undefined || !(Number(declared) <= MAX_DRAINED_BODY_BYTES);
+  // Neither header: no body (an answer given before Node marked such a request complete, as the 429
+  // of the public paths is, keeps the connection).
+  if (declared === undefined) return request.headers["transfer-encoding"] !== undefined;
+  return !(Number(declared) <= MAX_DRAINED_BODY_BYTES);
 }
 
 function _responseClass(state: { draining: boolean }) {

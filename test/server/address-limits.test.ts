@@ -4,9 +4,7 @@
 // address served at its usual latency, and behind a trusted proxy the client is X-Forwarded-For's
 // last untrusted hop. Loopback is all of 127.0.0.0/8: the attacker is 127.0.0.1, the others
 // 127.0.0.2 and 127.0.0.3, bound with `localAddress`.
-import { spawn } from "node:child_process";
-import { request, type IncomingMessage } from "node:http";
-import { fileURLToPath } from "node:url";
+import type { IncomingMessage } from "node:http";
 import { afterEach, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { clientAddress, parseTrustedProxies } from "../../server/_address-limits.ts";
 import { listenDefaults } from "../../server/listen-limits.ts";
@@ -15,6 +13,7 @@ import { startListhenServer } from "../../server/listen-listhen.ts";
 import { Metrics } from "../../server/metrics.ts";
 import { startMetricsServer } from "../../server/metrics-listen.ts";
 import { createTestService, type TestService } from "../_support/server.ts";
+import { sequentialRun, startAttacker, timedGet } from "./_load-clients.ts";
 import { connectionPool, RawConnection } from "./_raw-http.ts";
 
 const ATTACKER = "127.0.0.1";
@@ -34,63 +33,8 @@ afterEach(() => pool.destroyAll());
 const openConnections = (running: { server: RunningServer["server"] }) =>
   new Promise<number>((resolve) => running.server.getConnections((_, count) => resolve(count)));
 
-/** One GET on a new connection from `localAddress`; its status and milliseconds. */
-export function timedGet(url: string, path: string, localAddress: string, headers: Record<string, string> = {}): Promise<{ status: number; ms: number }> {
-  const started = performance.now();
-  return new Promise((resolve, reject) => {
-    const req = request(`${url}${path}`, { localAddress, agent: false, headers, timeout: 5_000 }, (res: IncomingMessage) => {
-      res.resume();
-      res.once("end", () => resolve({ status: res.statusCode!, ms: performance.now() - started }));
-    });
-    req.once("timeout", () => req.destroy(new Error(`no answer to ${path} from ${localAddress} within 5 s`)));
-    req.once("error", reject);
-    req.end();
-  });
-}
-
-const percentile = (sorted: readonly number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
-
-async function victimRun(url: string, count: number): Promise<{ statuses: number[]; p50: number; p99: number }> {
-  const statuses: number[] = [];
-  const times: number[] = [];
-  for (let i = 0; i < count; i++) {
-    const { status, ms } = await timedGet(url, "/v1/projects/aurora-swap", VICTIM, { authorization: `Bearer ${key}` });
-    statuses.push(status);
-    times.push(ms);
-  }
-  times.sort((a, b) => a - b);
-  return { statuses, p50: percentile(times, 0.5), p99: percentile(times, 0.99) };
-}
-
-/**
- * The slowloris of _slowloris.mjs as a child process, killed when the test ends. It runs at the
- * lowest CPU priority: a real attacker spends its own machine's CPU, and here it shares two cores
- * with the server, which it would otherwise slow by taking the CPU rather than by its sockets.
- */
-async function slowloris(port: number, sockets: number): Promise<{ stop(): Promise<{ connects: number; closes: number }> }> {
-  const script = fileURLToPath(new URL("./_slowloris.mjs", import.meta.url));
-  const child = spawn("nice", ["-n", "19", process.execPath, script, String(port), String(sockets), ATTACKER], {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  onTestFinished(() => void child.kill("SIGKILL"));
-  const lines: string[] = [];
-  let waiting: (() => void) | undefined;
-  child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-    lines.push(...chunk.split("\n").filter((line) => line !== ""));
-    waiting?.();
-  });
-  const line = async (field: string) => {
-    while (!lines.some((entry) => field in JSON.parse(entry))) await new Promise<void>((resolve) => (waiting = resolve));
-    return JSON.parse(lines.find((entry) => field in JSON.parse(entry))!) as { connects: number; closes: number };
-  };
-  await line("ready");
-  return {
-    async stop() {
-      // nice execs node: the pid is the attacker's own.
-      child.kill("SIGTERM");
-      return line("done");
-    },
-  };
+async function victimRun(url: string, count: number) {
+  return sequentialRun(count, () => timedGet(url, "/v1/projects/aurora-swap", VICTIM, { authorization: `Bearer ${key}` }));
 }
 
 describe("a slowloris from one address", () => {
@@ -100,7 +44,7 @@ describe("a slowloris from one address", () => {
     await victimRun(running.url, 30);
     const alone = await victimRun(running.url, 300);
 
-    const attack = await slowloris(Number(new URL(running.url).port), 1_100);
+    const attack = await startAttacker<{ connects: number; closes: number }>("./_slowloris.mjs", [new URL(running.url).port, 1_100, ATTACKER]);
     // Past the start: the cap has been reached and the attacker is reopening what it loses.
     await new Promise((resolve) => setTimeout(resolve, 500));
     const attacked = await victimRun(running.url, 300);
