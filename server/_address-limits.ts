@@ -107,6 +107,8 @@ export interface BucketShape {
   burst: number;
   /** Requests per second added back, up to `burst`. */
   perSecond: number;
+  /** How long a 429 is held before it is sent (listen.ts). */
+  refusalDelayMs?: number;
 }
 
 /** Buckets kept at most; past it, the ones that have refilled (their clients went quiet) are dropped. */

@@ -20,9 +20,9 @@ export interface ListenLimits {
 /**
  * The per-client bucket of /docs and /openapi.json: a page load is four requests (the page, its two
  * scripts, the document), so a burst covers several loads, and the refill a reader's pace; a flood
- * gets 429s, which cost the server about what a /healthz does.
+ * gets 429s, each held a second before it is sent.
  */
-export const publicBucketDefault = { burst: 30, perSecond: 2 } as const;
+export const publicBucketDefault = { burst: 30, perSecond: 2, refusalDelayMs: 1_000 } as const;
 
 export const listenDefaults: ListenLimits = {
   headersTimeoutMs: 10_000,

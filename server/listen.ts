@@ -127,6 +127,7 @@ export function guardServer(server: Server, app: H3, limits: ListenLimits, optio
   const handle = toNodeHandler(app) as unknown as RequestListener;
   const trusted = options.trustProxy;
   const buckets = new AddressBuckets(options.publicBucket ?? publicBucketDefault);
+  const refusalDelayMs = options.publicBucket?.refusalDelayMs ?? publicBucketDefault.refusalDelayMs;
   applyConnectionLimits(server, limits);
   // Checked below, so that the answer is the JSON envelope rather than Node's bare 400.
   (server as Server & { requireHostHeader: boolean }).requireHostHeader = false;
@@ -136,16 +137,22 @@ export function guardServer(server: Server, app: H3, limits: ListenLimits, optio
   });
   server.on("checkExpectation", (_request, response) => answer(response, listenerProblems.unsupportedExpectation));
   return (request, response) => {
+    // Without a trusted proxy the client is the peer, which the log reads from the socket itself.
+    const client = trusted === undefined ? undefined : rememberClient(request, clientAddress(request, trusted));
     if (request.headers.host === undefined && request.httpVersion === "1.1") {
       answer(response, listenerProblems.missingHost);
       return;
     }
-    // Without a trusted proxy the client is the peer, which the log reads from the socket itself.
-    const client = trusted === undefined ? undefined : rememberClient(request, clientAddress(request, trusted));
     if (isPublicAssetPath(request.url ?? "")) {
       const taken = buckets.take(client ?? clientAddress(request, undefined));
       if (!taken.ok) {
-        told("public_rate_limited", answerRateLimited(response, taken.retryAfterS, snapshot()), 429, requestClient(request));
+        // Held a moment before it is sent: a client that does not wait for Retry-After then gets
+        // one answer per connection per delay, and the server's CPU stays with the other clients
+        // (answered at once, a flood of 429s doubled another client's p50).
+        setTimeout(() => {
+          if (response.destroyed || response.writableEnded) return;
+          told("public_rate_limited", answerRateLimited(response, taken.retryAfterS, snapshot()), 429, requestClient(request));
+        }, refusalDelayMs);
         return;
       }
     }

@@ -6,6 +6,9 @@ import { fileURLToPath } from "node:url";
 import { onTestFinished } from "vitest";
 
 export interface Attacker<Done> {
+  /** SIGSTOP: its connections stay open and silent, so the same server can be measured without it. */
+  pause(): void;
+  resume(): void;
   stop(): Promise<Done>;
 }
 
@@ -37,7 +40,10 @@ export async function startAttacker<Done>(script: string, args: readonly (string
   };
   await line("ready");
   return {
+    pause: () => void child.kill("SIGSTOP"),
+    resume: () => void child.kill("SIGCONT"),
     async stop() {
+      child.kill("SIGCONT");
       child.kill("SIGTERM");
       return (await line("done")) as Done;
     },
@@ -66,7 +72,7 @@ const percentile = (sorted: readonly number[], p: number) => sorted[Math.min(sor
 /** `count` requests one after another; every status, and the p50 and p99 of their times. */
 export async function sequentialRun(
   count: number, get: () => Promise<{ status: number; ms: number }>,
-): Promise<{ statuses: number[]; p50: number; p99: number }> {
+): Promise<RunFigures> {
   const statuses: number[] = [];
   const times: number[] = [];
   for (let i = 0; i < count; i++) {
@@ -76,4 +82,30 @@ export async function sequentialRun(
   }
   times.sort((a, b) => a - b);
   return { statuses, p50: percentile(times, 0.5), p99: percentile(times, 0.99) };
+}
+
+export interface RunFigures {
+  statuses: number[];
+  p50: number;
+  p99: number;
+}
+
+/**
+ * The victim's figures with the attacker paused and running, in `rounds` turns, so that the
+ * machine's own drifts (other tests, other processes on two shared cores) fall on both sides
+ * alike: each side's p50 and p99 are the medians over the rounds, and `attacked` lists every status.
+ */
+export async function pairedRounds(attacker: Attacker<unknown>, victim: () => Promise<RunFigures>, rounds = 3): Promise<{ alone: RunFigures; attacked: RunFigures }> {
+  const alone: RunFigures[] = [];
+  const attacked: RunFigures[] = [];
+  for (let round = 0; round < rounds; round++) {
+    attacker.pause();
+    alone.push(await victim());
+    attacker.resume();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    attacked.push(await victim());
+  }
+  const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+  const summary = (runs: RunFigures[]) => ({ statuses: runs.flatMap((run) => run.statuses), p50: median(runs.map((run) => run.p50)), p99: median(runs.map((run) => run.p99)) });
+  return { alone: summary(alone), attacked: summary(attacked) };
 }
