@@ -10,6 +10,7 @@ import type { Meter } from "../server/meter/meter.ts";
 import { Metrics } from "../server/metrics.ts";
 import { startMetricsServer } from "../server/metrics-listen.ts";
 import { Serving } from "../server/serving.ts";
+import { parseTrustedProxies } from "../server/_address-limits.ts";
 import { listenerLog, servingLog } from "../server/_observe.ts";
 import { readXSecret } from "./compile.ts";
 
@@ -26,6 +27,7 @@ interface ServeOptions extends ListenLimitOptions {
   metricsPort?: string;
   metricsHost: string;
   listener: string;
+  trustProxy: string[];
 }
 
 function _port(value: string, flag = "port"): number {
@@ -63,6 +65,17 @@ export function registerServe(program: Command): void {
     .option("--request-timeout <ms>", "a whole request (headers and body) must arrive within this", String(listenDefaults.requestTimeoutMs))
     .option("--keep-alive-timeout <ms>", "an idle keep-alive connection is closed after this", String(listenDefaults.keepAliveTimeoutMs))
     .option("--max-connections <n>", "connections beyond this are closed at once", String(listenDefaults.maxConnections))
+    .option(
+      "--max-connections-per-address <n>",
+      "connections from one peer address beyond this are closed at once (behind a proxy, the proxy is one address: docs/operations.md)",
+      String(listenDefaults.maxConnectionsPerAddress),
+    )
+    .option(
+      "--trust-proxy <addr>",
+      "a reverse proxy's address or CIDR range (repeatable, or a comma list): from it, the client is X-Forwarded-For's last untrusted hop",
+      (value: string, previous: string[]) => [...previous, value],
+      [] as string[],
+    )
     .option("--shutdown-timeout <ms>", "on SIGTERM/SIGINT, requests in flight get this long before they are cut off (exit 1)", String(listenDefaults.shutdownTimeoutMs))
     .option(
       "--x-secret-file <file>",
@@ -78,9 +91,10 @@ export function registerServe(program: Command): void {
       "serve the release-gated GET /v1/projects/trending (also: CEI_RELEASE_TRENDING_PROJECTS=1)",
     )
     .action(async (options: ServeOptions) => {
-      let limits, port, metricsPort, log: ServiceLog;
+      let limits, port, metricsPort, trustProxy, log: ServiceLog;
       try {
         limits = parseListenLimits(options);
+        trustProxy = options.trustProxy.length === 0 ? undefined : parseTrustedProxies(options.trustProxy).list;
         port = _port(options.port);
         metricsPort = options.metricsPort === undefined ? undefined : _port(options.metricsPort, "metrics-port");
         if (metricsPort !== undefined && metricsPort !== 0 && metricsPort === port) throw new Error("--metrics-port must differ from --port: the metrics are never served on the public port");
@@ -123,8 +137,8 @@ export function registerServe(program: Command): void {
       }
       const releaseTrendingProjects =
         options.releaseTrendingProjects === true || process.env.CEI_RELEASE_TRENDING_PROJECTS === "1";
-      const app = createApp({ serving, meter, releaseTrendingProjects, logger, metrics });
-      const listenOptions = { port, host: options.host, ...limits, snapshot: () => serving.contentHash, onListenerAnswer: listenerLog(logger, metrics) };
+      const app = createApp({ serving, meter, releaseTrendingProjects, logger, metrics, warmReference: true });
+      const listenOptions = { port, host: options.host, ...limits, trustProxy, snapshot: () => serving.contentHash, onListenerAnswer: listenerLog(logger, metrics) };
       const running = options.listener === "listhen" ? await startListhenServer(app, listenOptions) : await startServer(app, listenOptions);
       // listhen moves to a free port when the asked one is taken; a server must not.
       if (port !== 0 && !running.url.endsWith(`:${port}`)) {
@@ -138,7 +152,7 @@ export function registerServe(program: Command): void {
         metrics.watchServer(running.server);
         let metricsListener;
         try {
-          metricsListener = await startMetricsServer(metrics, { port: metricsPort, host: options.metricsHost });
+          metricsListener = await startMetricsServer(metrics, { port: metricsPort, host: options.metricsHost, ...limits });
         } catch (error) {
           await running.close();
           log.flush();

@@ -117,7 +117,7 @@ async function main(): Promise<void> {
   const { logger } = log;
   const serving = await Serving.open(paths.snapshot, { xSecret: readStartSecret(paths.xSecret), log: servingLog(logger, undefined) });
   const releaseTrendingProjects = process.env.CEI_RELEASE_TRENDING_PROJECTS === "1";
-  const app = createApp({ serving, meter, releaseTrendingProjects, logger });
+  const app = createApp({ serving, meter, releaseTrendingProjects, logger, warmReference: true });
   const running = await startListhenServer(app, { port, host, snapshot: () => serving.contentHash, onListenerAnswer: listenerLog(logger, undefined) });
   if (askedPort !== undefined && Number(askedPort) !== 0 && !running.url.endsWith(`:${port}`)) {
     await running.close();

@@ -2,6 +2,9 @@
 // compiler/compile.ts on its own (dist/compile.mjs, for the compile benchmark), bundled by esbuild into dist/ as plain ESM (node_modules stay external imports, so zod, h3,
 // commander and the native better-sqlite3 load as ordinary Node modules). bin/cei.js runs dist/
 // instead of the TypeScript sources through tsx when dist/build-info.json says it is current.
+// Then the reference page's assets: server/public/assets.ts, bundled as dist/docs-assets.mjs and
+// run from there, writes them to dist/docs/ under content-hashed names with .br and .gz beside
+// them (the server checks what it finds there against its own copy, so a stale one is not served).
 // Run by `npm run build` and by npm's `prepare` (npm install, npm ci).
 //
 // Layout, relied on by the sources' `new URL(..., import.meta.url)`:
@@ -36,6 +39,7 @@ export async function build({ repoDir = REPO_DIR, log = (line) => process.stderr
         { in: "cli/main.ts", out: "main" },
         { in: "compiler/_worker.ts", out: "_worker" },
         { in: "compiler/compile.ts", out: "compile" },
+        { in: "server/public/assets.ts", out: "docs-assets" },
       ],
       outdir,
       outExtension: { ".js": ".mjs" },
@@ -63,9 +67,11 @@ export async function build({ repoDir = REPO_DIR, log = (line) => process.stderr
       log(`cei build: ${changed.map((i) => i.path).join(", ")} changed during the build${attempt < ATTEMPTS ? "; building again" : ""}`);
       continue;
     }
+    const { writeDocsAssets } = await import(pathToFileURL(join(outdir, "docs-assets.mjs")).href);
+    const assets = await writeDocsAssets(join(outdir, "docs"));
     const info = { builtAt: new Date().toISOString(), esbuild: esbuild.version, inputs };
     writeFileSync(join(outdir, "build-info.json"), JSON.stringify(info, null, 1) + "\n");
-    log(`cei build: dist/ from ${inputs.length} files`);
+    log(`cei build: dist/ from ${inputs.length} files; dist/docs/: ${assets.join(", ")}, each with .br and .gz`);
     return info;
   }
   // No build-info.json: bin/cei.js keeps using the sources through tsx.

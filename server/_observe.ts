@@ -14,10 +14,12 @@ export interface RequestTrace {
   keyId: string | undefined;
   code: ErrorCode | undefined;
   creditsUsed: number;
+  /** The client's address (behind a trusted proxy, from X-Forwarded-For); read only when observed. */
+  client: string | undefined;
 }
 
 export function newTrace(operation: string): RequestTrace {
-  return { requestId: newRequestId(), operation, keyId: undefined, code: undefined, creditsUsed: 0 };
+  return { requestId: newRequestId(), operation, keyId: undefined, code: undefined, creditsUsed: 0, client: undefined };
 }
 
 export interface RequestObserver {
@@ -40,7 +42,7 @@ export function requestObserver(logger: Logger, metrics: Metrics | undefined): R
       const seconds = (performance.now() - started) / 1000;
       if (log) {
         logger.info({
-          request_id: trace.requestId, key_id: trace.keyId, operation: trace.operation, status, code: trace.code,
+          request_id: trace.requestId, client: trace.client, key_id: trace.keyId, operation: trace.operation, status, code: trace.code,
           credits_used: trace.creditsUsed, duration_us: Math.round(seconds * 1e6), snapshot,
         }, "request");
       }
@@ -64,9 +66,10 @@ export function servingLog(logger: Logger, metrics: Metrics | undefined): (line:
 }
 
 /** Answers the listener gives by itself (listen.ts): logged like any request, counted as refusals. */
-export function listenerLog(logger: Logger, metrics: Metrics | undefined): (reason: string, requestId: string) => void {
-  return (reason, requestId) => {
-    logger.info({ request_id: requestId, operation: "listener", status: 422, code: "INVALID_REQUEST", reason, credits_used: 0 }, "request");
+export function listenerLog(logger: Logger, metrics: Metrics | undefined): (reason: string, requestId: string, status: number, client: string | undefined) => void {
+  return (reason, requestId, status, client) => {
+    const code = status === 429 ? "RATE_LIMITED" : "INVALID_REQUEST";
+    logger.info({ request_id: requestId, client, operation: "listener", status, code, reason, credits_used: 0 }, "request");
     metrics?.refused.inc({ reason });
   };
 }

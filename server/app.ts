@@ -13,6 +13,7 @@ import { newTrace, requestObserver, type RequestObserver, type RequestTrace } fr
 import { Pipeline } from "./_pipeline.ts";
 import { newRequestId, respondError } from "./_respond.ts";
 import { registerReference } from "./public/reference.ts";
+import { requestClient } from "./_address-limits.ts";
 
 /** Names the snapshot that answered, on every response (docs/api.md). */
 export const SNAPSHOT_HEADER = "x-service-snapshot";
@@ -41,6 +42,11 @@ export interface AppOptions {
   logger?: Logger;
   /** Counts every request into this registry; the app never serves it (metrics-listen.ts does). */
   metrics?: Metrics;
+  /**
+   * Load the reference page's compressed assets now rather than on the first request, and log
+   * whether they came from the build (servers do; tests that never ask for the page do not).
+   */
+  warmReference?: boolean;
 }
 
 export function createApp(options: AppOptions): H3 {
@@ -65,7 +71,7 @@ export function createApp(options: AppOptions): H3 {
       const trace = newTrace(operation);
       return serving.ready
         ? _fromOneSnapshot(event, trace, answering, (snapshot) => route.answer({ requestId: trace.requestId, snapshot, now: now() }))
-        : _withoutSnapshot(trace, answering, () => route.answer({ requestId: trace.requestId, snapshot: undefined, now: now() }));
+        : _withoutSnapshot(event, trace, answering, () => route.answer({ requestId: trace.requestId, snapshot: undefined, now: now() }));
     });
   }
 
@@ -80,13 +86,21 @@ export function createApp(options: AppOptions): H3 {
     });
   }
 
-  registerReference(
-    (path, answer) => app.get(path, () => {
+  const reference = registerReference(
+    (path, answer) => app.get(path, (event) => {
       const trace = newTrace("reference");
-      return _withoutSnapshot(trace, answering, () => answer(trace.requestId));
+      const headers = event.req.headers;
+      const request = { acceptEncoding: headers.get("accept-encoding") ?? undefined, ifNoneMatch: headers.get("if-none-match") ?? undefined };
+      return _withoutSnapshot(event, trace, answering, () => answer(trace.requestId, request));
     }),
     { releaseTrendingProjects: options.releaseTrendingProjects === true },
   );
+  if (options.warmReference === true) {
+    void reference.warm().then(({ built }) => {
+      if (built) logger.info({ event: "docs_assets", built }, "cei: the reference page's assets are the build's (dist/docs), precompressed");
+      else logger.info({ event: "docs_assets", built }, "cei: no current build of the reference page's assets in dist/docs (npm run build): compressed them at start-up, in memory");
+    }, (error: unknown) => logger.error({ event: "docs_assets_failed", err: error }, "cei: loading the reference page's assets failed"));
+  }
 
   app.all("/**", (event) => {
     // An empty path segment where a parameter belongs is that parameter out of range (decision 7).
@@ -115,7 +129,7 @@ async function _fromOneSnapshot(
   event: H3Event, trace: RequestTrace, { serving, observer, logger, now }: Answering,
   answer: (snapshot: LoadedSnapshot) => Response | Promise<Response>,
 ): Promise<Response> {
-  const started = observer === undefined ? 0 : performance.now();
+  const started = observer === undefined ? 0 : _observed(event, trace);
   const snapshot = serving.acquire();
   // On node:http the header goes on the ServerResponse, where srvx's writeHead merges it: no
   // Headers object is built per response. Elsewhere (app.request in tests) on the Response itself.
@@ -137,16 +151,23 @@ async function _fromOneSnapshot(
 }
 
 /** The answers that read no snapshot: the reference pages, and health while none is loaded. */
-function _withoutSnapshot(trace: RequestTrace, { observer, logger, now }: Answering, answer: () => Response): Response {
-  const started = observer === undefined ? 0 : performance.now();
+async function _withoutSnapshot(event: H3Event, trace: RequestTrace, { observer, logger, now }: Answering, answer: () => Response | Promise<Response>): Promise<Response> {
+  const started = observer === undefined ? 0 : _observed(event, trace);
   let response: Response;
   try {
-    response = answer();
+    response = await answer();
   } catch (error) {
     response = _unexpected(error, trace, logger, now);
   }
   observer?.answered(trace, response.status, undefined, started);
   return response;
+}
+
+/** Notes the client on an observed request's trace; returns when it was routed. */
+function _observed(event: H3Event, trace: RequestTrace): number {
+  const request = event.runtime?.node?.req;
+  if (request !== undefined) trace.client = requestClient(request);
+  return performance.now();
 }
 
 function _unexpected(error: unknown, trace: RequestTrace, logger: Logger, now: () => number): Response {

@@ -11,15 +11,25 @@ export interface ListenLimits {
   keepAliveTimeoutMs: number;
   /** Connections beyond this are closed as soon as they are accepted. */
   maxConnections: number;
+  /** Connections from one peer address beyond this are closed as soon as they are accepted. */
+  maxConnectionsPerAddress: number;
   /** How long a graceful shutdown waits for requests in flight before it closes every connection. */
   shutdownTimeoutMs: number;
 }
+
+/**
+ * The per-client bucket of /docs and /openapi.json: a page load is four requests (the page, its two
+ * scripts, the document), so a burst covers several loads, and the refill a reader's pace; a flood
+ * gets 429s, each held a second before it is sent.
+ */
+export const publicBucketDefault = { burst: 30, perSecond: 2, refusalDelayMs: 1_000 } as const;
 
 export const listenDefaults: ListenLimits = {
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 30_000,
   keepAliveTimeoutMs: 5_000,
   maxConnections: 1_000,
+  maxConnectionsPerAddress: 64,
   shutdownTimeoutMs: 10_000,
 };
 
@@ -29,6 +39,7 @@ export interface ListenLimitOptions {
   requestTimeout?: string;
   keepAliveTimeout?: string;
   maxConnections?: string;
+  maxConnectionsPerAddress?: string;
   shutdownTimeout?: string;
 }
 
@@ -43,6 +54,7 @@ export function parseListenLimits(options: ListenLimitOptions): ListenLimits {
     requestTimeoutMs: read("request-timeout", options.requestTimeout, listenDefaults.requestTimeoutMs),
     keepAliveTimeoutMs: read("keep-alive-timeout", options.keepAliveTimeout, listenDefaults.keepAliveTimeoutMs),
     maxConnections: read("max-connections", options.maxConnections, listenDefaults.maxConnections),
+    maxConnectionsPerAddress: read("max-connections-per-address", options.maxConnectionsPerAddress, listenDefaults.maxConnectionsPerAddress),
     shutdownTimeoutMs: read("shutdown-timeout", options.shutdownTimeout, listenDefaults.shutdownTimeoutMs),
   };
   if (limits.headersTimeoutMs > limits.requestTimeoutMs) {

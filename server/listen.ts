@@ -3,12 +3,15 @@
 // to 'clientError', 'checkExpectation' and the connection limits, so that every answer the HTTP
 // layer gives by itself is the JSON envelope, and slow or greedy clients are bounded.
 import { createServer, ServerResponse, type IncomingMessage, type Server } from "node:http";
-import { Server as NetServer, type Socket } from "node:net";
+import { Server as NetServer, type BlockList, type Socket } from "node:net";
 import { toNodeHandler, type H3 } from "h3";
 import { MAX_DRAINED_BODY_BYTES } from "./_body.ts";
 import type { ErrorDetail } from "./errors.ts";
-import { answerFromListener, answerOnSocket, listenerProblems } from "./_listener-answers.ts";
-import { listenDefaults, type ListenLimits } from "./listen-limits.ts";
+import {
+  AddressBuckets, capConnectionsPerAddress, clientAddress, normalizeAddress, rememberClient, requestClient, type BucketShape,
+} from "./_address-limits.ts";
+import { answerFromListener, answerOnSocket, answerRateLimited, listenerProblems } from "./_listener-answers.ts";
+import { listenDefaults, publicBucketDefault, type ListenLimits } from "./listen-limits.ts";
 import type { ServiceLog } from "./log.ts";
 
 export interface ListenOptions extends Partial<ListenLimits> {
@@ -17,7 +20,18 @@ export interface ListenOptions extends Partial<ListenLimits> {
   /** The content hash of the snapshot being served, for `x-service-snapshot` on the listener's own answers. */
   snapshot?: () => string | undefined;
   /** Told of every answer the listener gives by itself (reason: the detail's code), for the log and metrics. */
-  onListenerAnswer?: (reason: string, requestId: string) => void;
+  onListenerAnswer?: (reason: string, requestId: string, status: number, client: string | undefined) => void;
+  /** Peers whose X-Forwarded-For names the client (`--trust-proxy`, parseTrustedProxies). */
+  trustProxy?: BlockList;
+  /** The per-client bucket of the public reference paths (default: publicBucketDefault). */
+  publicBucket?: BucketShape;
+}
+
+/** The paths whose answers are large and keyless (the reference page and the document): limited per client. */
+export function isPublicAssetPath(url: string): boolean {
+  const end = url.indexOf("?");
+  const path = end === -1 ? url : url.slice(0, end);
+  return path === "/openapi.json" || path === "/docs" || path.startsWith("/docs/");
 }
 
 export interface RunningServer {
@@ -48,7 +62,10 @@ export function bodyBlocksConnection(request: IncomingMessage): boolean {
   if (request.complete) return false;
   if (request.readableDidRead || request.destroyed) return true;
   const declared = request.headers["content-length"];
-  return declared === undefined || !(Number(declared) <= MAX_DRAINED_BODY_BYTES);
+  // Neither header: no body (an answer given before Node marked such a request complete, as the 429
+  // of the public paths is, keeps the connection).
+  if (declared === undefined) return request.headers["transfer-encoding"] !== undefined;
+  return !(Number(declared) <= MAX_DRAINED_BODY_BYTES);
 }
 
 function _responseClass(state: { draining: boolean }) {
@@ -90,6 +107,7 @@ export function resolveLimits(options: Partial<ListenLimits>): ListenLimits {
     requestTimeoutMs: options.requestTimeoutMs ?? listenDefaults.requestTimeoutMs,
     keepAliveTimeoutMs: options.keepAliveTimeoutMs ?? listenDefaults.keepAliveTimeoutMs,
     maxConnections: options.maxConnections ?? listenDefaults.maxConnections,
+    maxConnectionsPerAddress: options.maxConnectionsPerAddress ?? listenDefaults.maxConnectionsPerAddress,
     shutdownTimeoutMs: options.shutdownTimeoutMs ?? listenDefaults.shutdownTimeoutMs,
   };
 }
@@ -104,26 +122,55 @@ export type RequestListener = (request: IncomingMessage, response: ServerRespons
 export function guardServer(server: Server, app: H3, limits: ListenLimits, options: ListenOptions): RequestListener {
   const snapshot = options.snapshot ?? (() => undefined);
   const told = options.onListenerAnswer ?? (() => undefined);
-  const answer = (response: ServerResponse, problem: ErrorDetail) => told(problem.code, answerFromListener(response, problem, snapshot()));
+  const answer = (response: ServerResponse, problem: ErrorDetail) =>
+    told(problem.code, answerFromListener(response, problem, snapshot()), 422, requestClient(response.req));
   const handle = toNodeHandler(app) as unknown as RequestListener;
-  server.headersTimeout = limits.headersTimeoutMs;
-  server.requestTimeout = limits.requestTimeoutMs;
-  server.keepAliveTimeout = limits.keepAliveTimeoutMs;
-  server.maxConnections = limits.maxConnections;
+  const trusted = options.trustProxy;
+  const buckets = new AddressBuckets(options.publicBucket ?? publicBucketDefault);
+  const refusalDelayMs = options.publicBucket?.refusalDelayMs ?? publicBucketDefault.refusalDelayMs;
+  applyConnectionLimits(server, limits);
   // Checked below, so that the answer is the JSON envelope rather than Node's bare 400.
   (server as Server & { requireHostHeader: boolean }).requireHostHeader = false;
   server.on("clientError", (error: NodeJS.ErrnoException, socket: Socket) => {
     const answered = _answerClientError(error, socket, snapshot());
-    if (answered !== undefined) told(...answered);
+    if (answered !== undefined) told(answered[0], answered[1], 422, socket.remoteAddress === undefined ? undefined : normalizeAddress(socket.remoteAddress));
   });
   server.on("checkExpectation", (_request, response) => answer(response, listenerProblems.unsupportedExpectation));
   return (request, response) => {
+    // Without a trusted proxy the client is the peer, which the log reads from the socket itself.
+    const client = trusted === undefined ? undefined : rememberClient(request, clientAddress(request, trusted));
     if (request.headers.host === undefined && request.httpVersion === "1.1") {
       answer(response, listenerProblems.missingHost);
       return;
     }
+    if (isPublicAssetPath(request.url ?? "")) {
+      const taken = buckets.take(client ?? clientAddress(request, undefined));
+      if (!taken.ok) {
+        // Held a moment before it is sent: a client that does not wait for Retry-After then gets
+        // one answer per connection per delay, and the server's CPU stays with the other clients
+        // (answered at once, a flood of 429s doubled another client's p50).
+        setTimeout(() => {
+          if (response.destroyed || response.writableEnded) return;
+          told("public_rate_limited", answerRateLimited(response, taken.retryAfterS, snapshot()), 429, requestClient(request));
+        }, refusalDelayMs);
+        return;
+      }
+    }
     handle(request, response);
   };
+}
+
+/**
+ * The limits on connections and time that node:http reads from the server, and the cap per peer
+ * address. Node's headersTimeout also closes a connection that sent nothing at all (it is timed
+ * from the connection's start), so the header deadline bounds silent and half-sent requests alike.
+ */
+export function applyConnectionLimits(server: Server, limits: ListenLimits): void {
+  server.headersTimeout = limits.headersTimeoutMs;
+  server.requestTimeout = limits.requestTimeoutMs;
+  server.keepAliveTimeout = limits.keepAliveTimeoutMs;
+  server.maxConnections = limits.maxConnections;
+  capConnectionsPerAddress(server, limits.maxConnectionsPerAddress);
 }
 
 export function startServer(app: H3, options: ListenOptions = {}): Promise<RunningServer> {

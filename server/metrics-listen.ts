@@ -1,7 +1,11 @@
 // The metrics listener: GET /metrics in the Prometheus text format, on its own port and by default
 // only on 127.0.0.1, so that the public port never reveals request rates, keys' activity or the
 // process. Nothing else is answered (404), and it takes no key: bind it where only the scraper reaches.
+// It keeps the public listener's limits on connections and time, so that a port reached by more
+// than the scraper cannot be held open by silent or half-sent requests.
 import { createServer, type Server } from "node:http";
+import { applyConnectionLimits, checkingIntervalMs, resolveLimits } from "./listen.ts";
+import type { ListenLimits } from "./listen-limits.ts";
 import type { Metrics } from "./metrics.ts";
 
 export interface MetricsListener {
@@ -10,8 +14,9 @@ export interface MetricsListener {
   close(): Promise<void>;
 }
 
-export function startMetricsServer(metrics: Metrics, options: { port?: number; host?: string } = {}): Promise<MetricsListener> {
-  const server = createServer((request, response) => {
+export function startMetricsServer(metrics: Metrics, options: { port?: number; host?: string } & Partial<ListenLimits> = {}): Promise<MetricsListener> {
+  const limits = resolveLimits(options);
+  const server = createServer({ connectionsCheckingInterval: checkingIntervalMs(limits) }, (request, response) => {
     const path = (request.url ?? "").split("?")[0];
     if (path !== "/metrics" || (request.method !== "GET" && request.method !== "HEAD")) {
       response.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end("not found: the metrics are at GET /metrics\n");
@@ -22,8 +27,7 @@ export function startMetricsServer(metrics: Metrics, options: { port?: number; h
       (error: unknown) => response.writeHead(500, { "content-type": "text/plain; charset=utf-8" }).end(`collecting the metrics failed: ${String(error)}\n`),
     );
   });
-  // A scraper's connections are few and short; keep idle ones from holding the process at shutdown.
-  server.keepAliveTimeout = 5_000;
+  applyConnectionLimits(server, limits);
   return new Promise((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => {

@@ -3,6 +3,7 @@
 // metrics listener (metrics-listen.ts), never on the public port. docs/operations.md lists each.
 import type { Server } from "node:http";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+import { ADDRESS_DROP_EVENT } from "./_address-limits.ts";
 import { asOfMs, precomputedFreshness } from "./freshness.ts";
 import type { MeterObserver } from "./meter/_queue.ts";
 import type { Serving, SwapOutcome } from "./serving.ts";
@@ -106,5 +107,6 @@ export class Metrics {
       },
     });
     server.on("drop", () => this.refused.inc({ reason: "max_connections" }));
+    server.on(ADDRESS_DROP_EVENT, () => this.refused.inc({ reason: "max_connections_per_address" }));
   }
 }

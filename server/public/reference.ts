@@ -1,21 +1,28 @@
 // The public contract, served outside /v1 without a key and never metered (decision 19):
-// GET /openapi.json, and the reference page at GET /docs rendered by redoc's standalone bundle,
-// served from node_modules with its one outside URL (a logo on cdn.redoc.ly) replaced, so that
+// GET /openapi.json, the committed document byte for byte, and the reference page at GET /docs
+// rendered by redoc's standalone bundle, whose one outside URL is replaced (assets.ts), so that
 // the page makes no request beyond this server (its Content-Security-Policy says so too).
+// The page's scripts have content-hashed names and may be cached for a year; the page and the
+// document are revalidated (no-cache with an ETag), so a new release is seen at once. Every large
+// body is sent in brotli or gzip when the client accepts it.
 import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import committed from "../../docs/openapi.json" with { type: "json" };
+import { FastResponse } from "srvx/node";
 import { buildOpenApi, type OpenApiDocument } from "../openapi/document.ts";
-
-const REDOC_LOGO = "https://cdn.redoc.ly/redoc/logo-mini.svg";
-const BLANK_IMAGE = "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' width='1' height='1'/%3E";
+import { BUILT_DOCS_ASSETS, COMMITTED_OPENAPI } from "../_repo-files.ts";
+import { docsAssets, encode, loadEncoded, type DocsAsset, type Encoded } from "./assets.ts";
+import { chooseEncoding, type RepresentationRequest } from "./_encoding.ts";
 
 const CONTENT_SECURITY_POLICY = [
   "default-src 'none'", "script-src 'self'", "style-src 'self' 'unsafe-inline'", "img-src 'self' data:",
   "font-src 'self'", "connect-src 'self'", "worker-src 'self' blob:", "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'",
 ].join("; ");
 
-const PAGE = `<!doctype html>
+const IMMUTABLE = "public, max-age=31536000, immutable";
+const REVALIDATE = "no-cache";
+
+function _page(assets: readonly DocsAsset[]): string {
+  const scripts = assets.map((asset) => `<script src="/docs/${asset.file}"></script>\n`).join("");
+  return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -25,27 +32,18 @@ const PAGE = `<!doctype html>
 </head>
 <body>
 <div id="reference"></div>
-<script src="/docs/redoc.standalone.js"></script>
-<script src="/docs/reference.js"></script>
-</body>
+${scripts}</body>
 </html>
 `;
-
-const INIT = `Redoc.init("/openapi.json", { expandResponses: "200", jsonSampleExpandLevel: 3, sortTagsAlphabetically: false }, document.getElementById("reference"));\n`;
-
-/** The committed document; with the hidden operation released, regenerated with its examples. */
-function _document(releaseTrendingProjects: boolean): string {
-  const published = committed as unknown as OpenApiDocument;
-  if (!releaseTrendingProjects) return JSON.stringify(published);
-  const examples = Object.fromEntries(Object.entries(published.components.examples).map(([name, example]) => [name, example.value]));
-  return JSON.stringify(buildOpenApi({ releaseTrendingProjects: true, examples }));
 }
 
-function _redocBundle(): string {
-  const file = createRequire(import.meta.url).resolve("redoc/bundles/redoc.standalone.js");
-  const source = readFileSync(file, "utf8");
-  if (!source.includes(REDOC_LOGO)) throw new Error(`${file} no longer loads ${REDOC_LOGO}: check it for outside requests`);
-  return source.replaceAll(REDOC_LOGO, BLANK_IMAGE);
+/** The committed file's bytes; with the hidden operation released, regenerated as `cei openapi` writes it. */
+function _document(releaseTrendingProjects: boolean): Buffer {
+  const committed = readFileSync(COMMITTED_OPENAPI);
+  if (!releaseTrendingProjects) return committed;
+  const published = JSON.parse(committed.toString("utf8")) as OpenApiDocument;
+  const examples = Object.fromEntries(Object.entries(published.components.examples).map(([name, example]) => [name, example.value]));
+  return Buffer.from(JSON.stringify(buildOpenApi({ releaseTrendingProjects: true, examples }), null, 2) + "\n");
 }
 
 function _once<T>(make: () => T): () => T {
@@ -53,18 +51,53 @@ function _once<T>(make: () => T): () => T {
   return () => (value ??= make());
 }
 
-/** Registers each page with `get`, which gives it the request id to answer with. */
-export function registerReference(get: (path: string, answer: (requestId: string) => Response) => void, options: { releaseTrendingProjects: boolean }): void {
-  const document = _once(() => _document(options.releaseTrendingProjects));
-  const bundle = _once(_redocBundle);
-  const send = (requestId: string, body: string, contentType: string, extra: Record<string, string> = {}) =>
-    new Response(body, {
-      headers: { "content-type": contentType, "cache-control": "no-store", "x-service-request-id": requestId, ...extra },
+/** The chosen encoding of `encoded`, or 304 when the client holds it already. */
+function _send(requestId: string, encoded: Encoded, request: RepresentationRequest, headers: Record<string, string>): Response {
+  let encoding = chooseEncoding(request.acceptEncoding);
+  // A body too small to gain (the init script) goes as it is.
+  if (encoding !== "identity" && encoded[encoding].length >= encoded.identity.length) encoding = "identity";
+  const etag = `"${encoded.hash}${encoding === "identity" ? "" : `-${encoding === "br" ? "br" : "gz"}`}"`;
+  const common: Record<string, string> = { ...headers, vary: "Accept-Encoding", etag, "x-service-request-id": requestId };
+  if (request.ifNoneMatch !== undefined && request.ifNoneMatch.split(",").some((tag) => tag.trim() === etag || tag.trim() === "*")) {
+    return new FastResponse(null, { status: 304, headers: common });
+  }
+  if (encoding !== "identity") common["content-encoding"] = encoding;
+  return new FastResponse(encoding === "br" ? encoded.br : encoding === "gzip" ? encoded.gzip : encoded.identity, { status: 200, headers: common });
+}
+
+export type ReferenceAnswer = (requestId: string, request: RepresentationRequest) => Response | Promise<Response>;
+
+export interface Reference {
+  /** Loads every asset (from the build, else compressing them); whether all came from the build. */
+  warm(): Promise<{ built: boolean }>;
+}
+
+/** Registers each page with `get`, which gives it the request id and the request's negotiation headers. */
+export function registerReference(get: (path: string, answer: ReferenceAnswer) => void, options: { releaseTrendingProjects: boolean }): Reference {
+  // The assets' names are needed to route them, so they are read and hashed here (a few ms); their
+  // compressed forms, the page and the document wait for the first request or for warm().
+  const assets = _once(docsAssets);
+  const page = _once(() => Buffer.from(_page(assets())));
+  const pageEncoded = _once(() => encode(page()));
+  const encodedAssets = _once(() => Promise.all(assets().map((asset) => loadEncoded(asset, BUILT_DOCS_ASSETS.pathname))));
+  const document = _once(() => encode(_document(options.releaseTrendingProjects)));
+
+  const answerPage: ReferenceAnswer = async (requestId, request) =>
+    _send(requestId, await pageEncoded(), request, {
+      "content-type": "text/html; charset=utf-8", "cache-control": REVALIDATE, "content-security-policy": CONTENT_SECURITY_POLICY,
     });
-  const page = (requestId: string) => send(requestId, PAGE, "text/html; charset=utf-8", { "content-security-policy": CONTENT_SECURITY_POLICY });
-  get("/openapi.json", (requestId) => send(requestId, document(), "application/json; charset=utf-8"));
-  get("/docs", page);
-  get("/docs/", page);
-  get("/docs/redoc.standalone.js", (requestId) => send(requestId, bundle(), "text/javascript; charset=utf-8"));
-  get("/docs/reference.js", (requestId) => send(requestId, INIT, "text/javascript; charset=utf-8"));
+  get("/openapi.json", async (requestId, request) =>
+    _send(requestId, await document(), request, { "content-type": "application/json; charset=utf-8", "cache-control": REVALIDATE }));
+  get("/docs", answerPage);
+  get("/docs/", answerPage);
+  for (const [i, asset] of assets().entries()) {
+    get(`/docs/${asset.file}`, async (requestId, request) =>
+      _send(requestId, (await encodedAssets())[i]!, request, { "content-type": asset.contentType, "cache-control": IMMUTABLE }));
+  }
+  return {
+    async warm() {
+      const [loaded] = await Promise.all([encodedAssets(), pageEncoded(), document()]);
+      return { built: loaded.every((encoded) => encoded.built) };
+    },
+  };
 }

@@ -92,6 +92,15 @@ test("`cei serve` from the bundle answers a real request", async () => {
     const res = await fetch(`${url}/v1/projects/aurora-swap`, { headers: { authorization: `Bearer ${key}` } });
     expect(res.status).toBe(200);
     expect(((await res.json()) as { data: { id: string } }).data.id).toBe("proj_aurora");
+    // The reference page's assets are the build's, sent as they were compressed.
+    await expect.poll(() => stderr).toContain("the reference page's assets are the build's");
+    const html = await (await fetch(`${url}/docs`)).text();
+    const bundlePath = /src="(\/docs\/redoc\.standalone\.[0-9a-f]{16}\.js)"/.exec(html)![1]!;
+    const asset = await fetch(`${url}${bundlePath}`, { headers: { "accept-encoding": "br" } });
+    expect(asset.headers.get("content-encoding")).toBe("br");
+    await asset.arrayBuffer();
+    const built = readFileSync(join(repo, "dist/docs", `${bundlePath.slice("/docs/".length)}.br`));
+    expect(Number(asset.headers.get("content-length"))).toBe(built.length);
   } finally {
     const exited = new Promise((resolve) => child.once("close", resolve));
     child.kill("SIGTERM");

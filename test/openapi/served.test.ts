@@ -1,10 +1,29 @@
 // GET /openapi.json and the reference page at /docs: without a key, never metered, the committed
-// document (with the hidden operation only when released), and assets from this server only.
-import { readFileSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+// document byte for byte (with the hidden operation only when released), assets from this server
+// only, under content-hashed names cached for a year, in brotli or gzip when the client takes it.
+import { createHash } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
+import { docsAssets, loadEncoded, writeDocsAssets } from "../../server/public/assets.ts";
+import { chooseEncoding } from "../../server/public/_encoding.ts";
 import { createTestService, REQUEST_ID, type TestService } from "../_support/server.ts";
 
-const committed = readFileSync(new URL("../../docs/openapi.json", import.meta.url), "utf8");
+const committedBytes = readFileSync(new URL("../../docs/openapi.json", import.meta.url));
+const committed = committedBytes.toString("utf8");
+const changelog = readFileSync(new URL("../../CHANGELOG.md", import.meta.url), "utf8");
+const sha256 = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex");
+
+/** The body as sent, decoded by its Content-Encoding. */
+async function decoded(res: Response): Promise<Buffer> {
+  const body = Buffer.from(await res.arrayBuffer());
+  const encoding = res.headers.get("content-encoding");
+  return encoding === "br" ? brotliDecompressSync(body) : encoding === "gzip" ? gunzipSync(body) : body;
+}
+
+const scriptsOf = (html: string) => [...html.matchAll(/src="([^"]+)"/g)].map((m) => m[1]!);
 
 describe("served without a key", () => {
   let service: TestService;
@@ -13,13 +32,32 @@ describe("served without a key", () => {
   });
   afterAll(() => service.close());
 
-  it("GET /openapi.json is docs/openapi.json", async () => {
-    const res = await service.app.request("/openapi.json");
-    expect(res.status).toBe(200);
-    expect(res.headers.get("content-type")).toBe("application/json; charset=utf-8");
-    expect(res.headers.get("cache-control")).toBe("no-store");
-    expect(res.headers.get("x-service-request-id")).toMatch(REQUEST_ID);
-    expect(await res.json()).toEqual(JSON.parse(committed));
+  it("GET /openapi.json is docs/openapi.json byte for byte: its sha256 is CHANGELOG.md's, in every encoding", async () => {
+    for (const [acceptEncoding, encoding] of [[undefined, null], ["gzip", "gzip"], ["gzip, deflate, br", "br"]] as const) {
+      const res = await service.app.request("/openapi.json", { headers: acceptEncoding === undefined ? {} : { "accept-encoding": acceptEncoding } });
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toBe("application/json; charset=utf-8");
+      expect(res.headers.get("content-encoding")).toBe(encoding);
+      expect(res.headers.get("vary")).toBe("Accept-Encoding");
+      expect(res.headers.get("cache-control")).toBe("no-cache");
+      expect(res.headers.get("x-service-request-id")).toMatch(REQUEST_ID);
+      const body = await decoded(res);
+      expect(body.equals(committedBytes)).toBe(true);
+      expect(changelog).toContain(`openapi.json sha256: \`${sha256(body)}\``);
+    }
+  });
+
+  it("a client holding the current document or page gets 304 without a body", async () => {
+    for (const path of ["/openapi.json", "/docs"]) {
+      const first = await service.app.request(path, { headers: { "accept-encoding": "br" } });
+      const etag = first.headers.get("etag")!;
+      expect(etag).toMatch(/^"[0-9a-f]{16}(-br)?"$/);
+      const again = await service.app.request(path, { headers: { "accept-encoding": "br", "if-none-match": etag } });
+      expect(again.status).toBe(304);
+      expect(await again.text()).toBe("");
+      // Another encoding is another representation: sent whole.
+      expect((await service.app.request(path, { headers: { "accept-encoding": "gzip", "if-none-match": etag } })).status).toBe(200);
+    }
   });
 
   it("GET /docs is a page that loads only this server's scripts, under a same-origin CSP", async () => {
@@ -28,15 +66,40 @@ describe("served without a key", () => {
       expect(res.status).toBe(200);
       expect(res.headers.get("content-type")).toBe("text/html; charset=utf-8");
       expect(res.headers.get("content-security-policy")).toContain("default-src 'none'");
+      expect(res.headers.get("cache-control")).toBe("no-cache");
       const html = await res.text();
-      expect([...html.matchAll(/src="([^"]+)"/g)].map((m) => m[1])).toEqual(["/docs/redoc.standalone.js", "/docs/reference.js"]);
+      expect(scriptsOf(html)).toEqual([expect.stringMatching(/^\/docs\/redoc\.standalone\.[0-9a-f]{16}\.js$/), expect.stringMatching(/^\/docs\/reference\.[0-9a-f]{16}\.js$/)]);
       expect(html).not.toMatch(/https?:\/\//);
     }
-    const bundle = await service.app.request("/docs/redoc.standalone.js");
+    const [bundlePath, initPath] = scriptsOf(await (await service.app.request("/docs")).text());
+    const bundle = await service.app.request(bundlePath!);
     expect(bundle.status).toBe(200);
     expect(bundle.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
-    expect(await bundle.text()).not.toContain("cdn.redoc.ly");
-    expect(await (await service.app.request("/docs/reference.js")).text()).toContain('Redoc.init("/openapi.json"');
+    expect((await bundle.text())).not.toContain("cdn.redoc.ly");
+    expect(await (await service.app.request(initPath!)).text()).toContain('Redoc.init("/openapi.json"');
+  });
+
+  it("serves each asset under its content hash, cached for a year, in the encoding the client accepts", async () => {
+    const paths = scriptsOf(await (await service.app.request("/docs")).text());
+    for (const path of paths) {
+      const bodies: Buffer[] = [];
+      for (const [acceptEncoding, encoding] of [[undefined, null], ["gzip;q=1, br;q=0", "gzip"], ["br, gzip", "br"], ["*", "br"]] as const) {
+        const res = await service.app.request(path, { headers: acceptEncoding === undefined ? {} : { "accept-encoding": acceptEncoding } });
+        expect(res.status).toBe(200);
+        expect(res.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+        expect(res.headers.get("vary")).toBe("Accept-Encoding");
+        const body = await decoded(res);
+        // The init script is too small to gain from compression and always goes as it is.
+        if (body.length > 1_000) expect(res.headers.get("content-encoding"), `${path} for ${acceptEncoding}`).toBe(encoding);
+        expect(res.headers.get("etag")).toBe(`"${sha256(body).slice(0, 16)}${res.headers.get("content-encoding") === "br" ? "-br" : res.headers.get("content-encoding") === "gzip" ? "-gz" : ""}"`);
+        expect(path).toContain(`.${sha256(body).slice(0, 16)}.js`);
+        bodies.push(body);
+      }
+      expect(bodies.every((body) => body.equals(bodies[0]!))).toBe(true);
+    }
+    // The bundle's bytes shrink about 4x in brotli.
+    const bundle = await service.app.request(paths[0]!, { headers: { "accept-encoding": "br" } });
+    expect((await bundle.arrayBuffer()).byteLength).toBeLessThan(1_103_000 / 3);
   });
 
   it("is never metered: a free key's window is untouched by 70 requests for the contract", async () => {
@@ -52,6 +115,8 @@ describe("served without a key", () => {
   it("other methods and paths under /docs stay behind the key like any unknown route", async () => {
     expect((await service.app.request("/openapi.json", { method: "POST" })).status).toBe(401);
     expect((await service.app.request("/docs/other.js")).status).toBe(401);
+    // The unhashed names are gone: a page is always told the current ones.
+    expect((await service.app.request("/docs/redoc.standalone.js")).status).toBe(401);
   });
 });
 
@@ -64,4 +129,46 @@ it("documents the hidden operation when the server releases it, with the committ
   } finally {
     service.close();
   }
+});
+
+describe("the build's precompressed assets", () => {
+  const tempDir = () => {
+    const dir = mkdtempSync(join(tmpdir(), "cei-docs-assets-"));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    return dir;
+  };
+
+  it("are used when they hold this very content, and compressed at start-up otherwise", async () => {
+    const dir = tempDir();
+    const written = await writeDocsAssets(dir);
+    const assets = docsAssets();
+    expect(written).toEqual(assets.map((asset) => asset.file));
+    for (const asset of assets) {
+      const built = await loadEncoded(asset, dir);
+      expect(built.built).toBe(true);
+      expect(brotliDecompressSync(built.br).equals(asset.body)).toBe(true);
+      expect(gunzipSync(built.gzip).equals(asset.body)).toBe(true);
+      const missing = await loadEncoded(asset, join(dir, "absent"));
+      expect(missing.built).toBe(false);
+      expect(brotliDecompressSync(missing.br).equals(asset.body)).toBe(true);
+    }
+    // A damaged file under the right name is not served: compressed afresh instead.
+    const bundle = assets[0]!;
+    writeFileSync(join(dir, `${bundle.file}.br`), Buffer.from("not brotli"));
+    const damaged = await loadEncoded(bundle, dir);
+    expect(damaged.built).toBe(false);
+    expect(brotliDecompressSync(damaged.br).equals(bundle.body)).toBe(true);
+  });
+
+  it("choose br, then gzip, then the original, by Accept-Encoding and its q-values", () => {
+    expect(chooseEncoding(undefined)).toBe("identity");
+    expect(chooseEncoding("")).toBe("identity");
+    expect(chooseEncoding("gzip, deflate, br, zstd")).toBe("br");
+    expect(chooseEncoding("gzip")).toBe("gzip");
+    expect(chooseEncoding("br;q=0, gzip;q=0.5")).toBe("gzip");
+    expect(chooseEncoding("*;q=0")).toBe("identity");
+    expect(chooseEncoding("deflate, identity")).toBe("identity");
+    expect(chooseEncoding("BR")).toBe("br");
+    expect(chooseEncoding("gzip;q=bogus")).toBe("identity");
+  });
 });

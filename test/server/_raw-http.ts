@@ -34,10 +34,11 @@ export class RawConnection {
     });
   }
 
-  static open(baseUrl: string): Promise<RawConnection> {
+  /** `localAddress` picks the source address (any of 127.0.0.0/8 is loopback): another client. */
+  static open(baseUrl: string, localAddress?: string): Promise<RawConnection> {
     const { hostname, port } = new URL(baseUrl);
     return new Promise((resolve, reject) => {
-      const socket = connect(Number(port), hostname);
+      const socket = connect({ port: Number(port), host: hostname, ...(localAddress === undefined ? {} : { localAddress }) });
       socket.once("connect", () => resolve(new RawConnection(socket)));
       socket.once("error", reject);
     });
@@ -95,11 +96,11 @@ export class RawConnection {
 }
 
 /** Opens connections and destroys every one of them when the test ends. */
-export function connectionPool(): { open(baseUrl: string): Promise<RawConnection>; destroyAll(): void } {
+export function connectionPool(): { open(baseUrl: string, localAddress?: string): Promise<RawConnection>; destroyAll(): void } {
   const open: RawConnection[] = [];
   return {
-    async open(baseUrl) {
-      const connection = await RawConnection.open(baseUrl);
+    async open(baseUrl, localAddress) {
+      const connection = await RawConnection.open(baseUrl, localAddress);
       open.push(connection);
       return connection;
     },

@@ -166,6 +166,7 @@ describe("the limits' defaults and options", () => {
       "request-timeout": listenDefaults.requestTimeoutMs,
       "keep-alive-timeout": listenDefaults.keepAliveTimeoutMs,
       "max-connections": listenDefaults.maxConnections,
+      "max-connections-per-address": listenDefaults.maxConnectionsPerAddress,
       "shutdown-timeout": listenDefaults.shutdownTimeoutMs,
     });
   });
@@ -174,6 +175,8 @@ describe("the limits' defaults and options", () => {
     expect(parseListenLimits({})).toEqual(listenDefaults);
     expect(parseListenLimits({ headersTimeout: "500", requestTimeout: "800", maxConnections: "3" })).toMatchObject({ headersTimeoutMs: 500, requestTimeoutMs: 800, maxConnections: 3 });
     expect(() => parseListenLimits({ maxConnections: "0" })).toThrow('--max-connections must be a whole number of at least 1, got "0"');
+    expect(parseListenLimits({ maxConnectionsPerAddress: "512" }).maxConnectionsPerAddress).toBe(512);
+    expect(() => parseListenLimits({ maxConnectionsPerAddress: "-1" })).toThrow('--max-connections-per-address must be a whole number of at least 1, got "-1"');
     expect(() => parseListenLimits({ keepAliveTimeout: "5s" })).toThrow("--keep-alive-timeout");
     expect(() => parseListenLimits({ headersTimeout: "40000" })).toThrow("--headers-timeout (40000) must not exceed --request-timeout (30000)");
   });
