@@ -94,7 +94,7 @@ const migrations: readonly Migration[] = [
     version: 2,
     name: "admission_checks_scope",
     sql: `
-      -- Admission with the operation's scope as it stands (issue 12): a reader finds keys in its own
+      -- Admission with the operation's scope as it stands: a reader finds keys in its own
       -- cache, so the scope is checked here. A key that holds the scope (p_scope NULL: an operation
       -- open to every key) is admitted by cei_admit, which also serves readers of the previous
       -- version; one that does not is not counted, and its state, window and balance are read.
