@@ -7,6 +7,6 @@ import { isPostgresUrl } from "./postgres/_pool.ts";
 export { isPostgresUrl, redactUrl } from "./postgres/_pool.ts";
 
 export async function openMeter(location: string, options: MeterOptions = {}): Promise<Meter> {
-  if (isPostgresUrl(location)) return PostgresMeter.open(location, { now: options.now });
+  if (isPostgresUrl(location)) return PostgresMeter.open(location, { now: options.now, warn: options.warn });
   return SqliteMeter.open(location, options);
 }

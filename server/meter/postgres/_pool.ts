@@ -27,7 +27,7 @@ const parseInt8 = (value: string): number => {
  * long on the server: a statement cancelled there is rolled back, so a request answered 500 after
  * the wait has written nothing (a timeout on the client alone could not promise that).
  */
-export function createPool(url: string, max = POOL_SIZE): pg.Pool {
+export function createPool(url: string, max = POOL_SIZE, onConnectionLost?: (error: Error) => void): pg.Pool {
   const pool = new pg.Pool({
     connectionString: url,
     max,
@@ -41,7 +41,7 @@ export function createPool(url: string, max = POOL_SIZE): pg.Pool {
   });
   // An idle connection the server closed (restart, failover) is dropped from the pool; the next
   // query opens a new one. Without a listener the error would end the process.
-  pool.on("error", (error) => process.stderr.write(`cei meter: a PostgreSQL connection closed: ${error.message}\n`));
+  pool.on("error", onConnectionLost ?? ((error) => process.stderr.write(`cei meter: a PostgreSQL connection closed: ${error.message}\n`)));
   return pool;
 }
 
