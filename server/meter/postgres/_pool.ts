@@ -11,11 +11,6 @@ export function isPostgresUrl(location: string): boolean {
   return /^postgres(ql)?:\/\//i.test(location);
 }
 
-/** The URL as it may be printed: the password replaced. */
-export function redactUrl(url: string): string {
-  return url.replace(/^(postgres(?:ql)?:\/\/[^:/@]*:)[^@]*@/i, "$1***@");
-}
-
 const parseInt8 = (value: string): number => {
   const parsed = Number(value);
   if (!Number.isSafeInteger(parsed)) throw new Error(`meter database holds an integer beyond 2^53: ${value}`);
