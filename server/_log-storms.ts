@@ -39,7 +39,10 @@ function _kindOf(args: LogArgs): { key: string; err: unknown; fields: Record<str
   return { key: `${String(msg)}\0${String(e?.name)}\0${String(e?.code)}\0${String(e?.message)}`, err, fields, msg };
 }
 
-/** The error of a summary line: what it was, without the stack the first line already gave. */
+/**
+ * The error of a summary line: what it was, without the stack the first line already gave. Under
+ * `error`, not `err`: pino's serializer would give any object under `err` a stack field.
+ */
 function _withoutStack(err: unknown): unknown {
   if (!(err instanceof Error)) return err;
   const code = (err as { code?: unknown }).code;
@@ -53,8 +56,8 @@ export function repeatLimiter(intervalMs: number = REPEAT_INTERVAL_MS): RepeatLi
       kinds.delete(key);
       return false;
     }
-    const { fields, msg } = _kindOf(kind.last);
-    kind.method.call(kind.logger, { ...fields, err: _withoutStack(fields.err), repeated: kind.repeated, interval_ms: intervalMs }, msg as string);
+    const { fields: { err, ...fields }, msg } = _kindOf(kind.last);
+    kind.method.call(kind.logger, { ...fields, error: _withoutStack(err), repeated: kind.repeated, interval_ms: intervalMs }, msg as string);
     kind.repeated = 0;
     return true;
   };
