@@ -18,6 +18,8 @@ const LOG_FLUSH_MS = 1000;
 export const LOG_BUFFER_LIMIT_BYTES = 4 * 1024 * 1024;
 /** At exit, how long a reader that does not read is waited for. */
 export const LOG_CLOSE_WAIT_MS = 1000;
+/** sonic-boom retries a write that met EAGAIN every 100 ms; a write with no retry for longer is in the kernel. */
+const STUCK_AFTER_MS = 300;
 
 type SonicBoom = ReturnType<typeof pino.destination>;
 
@@ -50,15 +52,28 @@ export class LineBatches implements DestinationStream {
   #waiters: Array<() => void> = [];
   /** While a synchronous write-out at exit runs: EAGAIN is retried until then, not for ever. */
   #syncUntil: number | undefined;
+  #lastEagain = 0;
+  readonly #keepNonBlocking: () => void;
 
-  constructor(dest: number | string) {
+  /**
+   * `keepNonBlocking` is called before every write: the descriptor's O_NONBLOCK belongs to its
+   * open file description, which other processes may share and clear (libuv clears it on the
+   * stdio a child inherits): a write on a blocking descriptor to a reader that stopped reading
+   * would hold one of libuv's threads for ever.
+   */
+  constructor(dest: number | string, options: { keepNonBlocking?: () => void } = {}) {
+    this.#keepNonBlocking = options.keepNonBlocking ?? (() => undefined);
     // minLength 0: the batching is done here; sonic-boom writes whatever it is handed at once, and
     // its 'drain' then means "all written".
     const destination = pino.destination({
       dest, sync: false, minLength: 0, maxLength: LOG_BUFFER_LIMIT_BYTES,
       // Asynchronous writes retry for as long as the reader stalls (their buffer is bounded); a
       // synchronous write-out (exit) gives up at its deadline instead of sleeping for ever.
-      retryEAGAIN: () => this.#syncUntil === undefined || Date.now() < this.#syncUntil,
+      retryEAGAIN: () => {
+        this.#lastEagain = Date.now();
+        this.#keepNonBlocking();
+        return this.#syncUntil === undefined || Date.now() < this.#syncUntil;
+      },
     });
     this.#destination = destination;
     destination.on("drop", () => (this.#refused = true));
@@ -90,6 +105,15 @@ export class LineBatches implements DestinationStream {
   /** Lines dropped since the sink was made: refused at the bound, or after the reader went away. */
   get droppedLines(): number {
     return this.#dropped;
+  }
+
+  /**
+   * A write has been under way without completing or meeting EAGAIN: it is blocked in the kernel
+   * (the descriptor was made blocking meanwhile), and holds one of libuv's threads until the
+   * reader reads, which process.exit would wait for.
+   */
+  get writeStuck(): boolean {
+    return this.#busy && !this.#broken && Date.now() - this.#lastEagain > STUCK_AFTER_MS;
   }
 
   /** Resolves once everything handed over is written, or after `waitMs` (a reader that does not read). */
@@ -148,6 +172,7 @@ export class LineBatches implements DestinationStream {
     // The count goes into the first line of the batch: still one JSON object per line.
     if (this.#unreported > 0) batch = `{"dropped_log_lines":${this.#unreported},${batch.slice(1)}`;
     this.#refused = false;
+    this.#keepNonBlocking();
     this.#destination.write(batch);
     if (this.#refused) {
       this.#drop(lines);

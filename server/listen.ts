@@ -217,7 +217,14 @@ export function closeOnSignals(running: RunningServer, resources: ReadonlyArray<
     process.off("SIGTERM", stop);
     logger.info({ event: "shutdown", signal, timeout_ms: timeoutMs }, `cei: ${signal ?? "stopping"}: finishing the requests in flight (at most ${timeoutMs} ms)`);
     const deadline = Date.now() + timeoutMs;
-    setTimeout(() => process.exit(1), timeoutMs + LOG_CLOSE_MAX_MS + CLOSE_GRACE_MS).unref();
+    const exit = (code: number) => {
+      // A write blocked on a reader that stopped reading (another process sharing stderr made it
+      // blocking) holds one of libuv's threads, and process.exit waits for them all: the process
+      // ends by the signal instead, as Node's default for it would.
+      if (log.writeStuck()) process.kill(process.pid, signal ?? "SIGTERM");
+      process.exit(code);
+    };
+    setTimeout(() => exit(1), timeoutMs + LOG_CLOSE_MAX_MS + CLOSE_GRACE_MS).unref();
     void running.shutdown().then(async (graceful) => {
       let closed = true;
       for (const resource of resources) {
@@ -231,7 +238,7 @@ export function closeOnSignals(running: RunningServer, resources: ReadonlyArray<
       if (!graceful) logger.warn({ event: "stopped", graceful }, `cei: requests still in flight after ${timeoutMs} ms were cut off`);
       else logger.info({ event: "stopped", graceful }, "cei: stopped");
       await log.close(Math.min(LOG_CLOSE_MAX_MS, Math.max(LOG_CLOSE_MIN_MS, deadline - Date.now())));
-      process.exit(signal !== undefined && graceful && closed ? 0 : 1);
+      exit(signal !== undefined && graceful && closed ? 0 : 1);
     });
   };
   process.on("SIGINT", stop);

@@ -28,6 +28,8 @@ export interface ServiceLog {
   flush(waitMs?: number): Promise<void>;
   /** Pending repeat summaries and the last lines written within `waitMs`, then the log closed: call before exit. */
   close(waitMs?: number): Promise<void>;
+  /** A write is blocked in the kernel on a reader that does not read: process.exit would wait for it for ever. */
+  writeStuck(): boolean;
 }
 
 /** pid but no hostname (the collector knows the host), ISO times: the same for every destination. */
@@ -81,9 +83,10 @@ export function createServiceLog(level: LogLevel): ServiceLog {
       repeats.flush();
       return Promise.resolve();
     };
-    return { logger: createLogger(level, stream, repeats), droppedLines: () => 0, flush: () => Promise.resolve(), close: done };
+    return { logger: createLogger(level, stream, repeats), droppedLines: () => 0, flush: () => Promise.resolve(), close: done, writeStuck: () => false };
   }
-  const destination = asyncDestination(2);
+  const handle = (stderr as unknown as { _handle?: { setBlocking?(blocking: boolean): number } })._handle;
+  const destination = new LineBatches(2, { keepNonBlocking: () => void handle?.setBlocking?.(false) });
   return {
     logger: createLogger(level, destination, repeats),
     droppedLines: () => destination.droppedLines,
@@ -92,5 +95,6 @@ export function createServiceLog(level: LogLevel): ServiceLog {
       repeats.flush();
       return destination.close(waitMs);
     },
+    writeStuck: () => destination.writeStuck,
   };
 }

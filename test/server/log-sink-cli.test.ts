@@ -2,9 +2,9 @@
 // processes on real pipes (the child's stderr as Node spawns it, a socket pair). The memory stays
 // bounded while lines are dropped and counted, the count is reported in the log once it is read
 // again (every line still one JSON object), and SIGTERM ends the process within the shutdown
-// timeout whatever the log's reader does.
-import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+// timeout whatever the log's reader does, even when another process made the descriptor blocking.
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { closeSync, constants, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
@@ -168,4 +168,43 @@ it("stderr's reader gone (EPIPE): serves on, counts the lines as dropped, and ex
   expect(await droppedLines(served.metricsUrl)).toBeGreaterThan(2_900);
   const { code } = await terminate(served);
   expect(code).toBe(0);
+}, 120_000);
+
+it("SIGTERM with stderr a stalled FIFO that another process made blocking: still ends within the bound", async () => {
+  const fifo = join(dir, "stderr.fifo");
+  execFileSync("mkfifo", [fifo]);
+  // Nobody ever reads it; the read end is held open so that the writer meets a full pipe, not EPIPE.
+  const readEnd = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
+  const writeEnd = openSync(fifo, "w");
+  try {
+    const child = spawn(process.execPath, [
+      CEI_BIN, "serve", "--snapshot", snapshot, "--meter", join(dir, "meter.db"), "--port", "0", "--listener", "node",
+      "--shutdown-timeout", String(SHUTDOWN_TIMEOUT_MS),
+    ], { cwd: REPO_ROOT, stdio: ["ignore", "pipe", writeEnd] });
+    children.push(child);
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
+    const url = await new Promise<string>((resolve) => {
+      createInterface({ input: child.stdout! }).on("line", (line) => {
+        const match = / on (http:\/\/127\.0\.0\.1:\d+)$/.exec(line);
+        if (match) resolve(match[1]!);
+      });
+    });
+    await load(url, 4_000);
+    // libuv clears O_NONBLOCK on the stdio a child inherits, and the flag belongs to the open file
+    // description that cei's stderr shares: cei's next write to the full pipe blocks in the kernel.
+    execFileSync(process.execPath, ["-e", "0"], { stdio: ["ignore", "ignore", writeEnd] });
+    const flags = () => Number.parseInt(/flags:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/fdinfo/2`, "utf8"))![1]!, 8);
+    expect(flags() & constants.O_NONBLOCK).toBe(0);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const started = Date.now();
+    child.kill("SIGTERM");
+    const timeout = new Promise<never>((_resolve, reject) => setTimeout(() => reject(new Error("no exit after SIGTERM")), EXIT_WITHIN_MS).unref());
+    const ended = await Promise.race([exited, timeout]);
+    expect(Date.now() - started).toBeLessThan(EXIT_WITHIN_MS);
+    // Ended by the signal when a write was blocked (process.exit would have waited for it), else exit 0.
+    expect([{ code: 0, signal: null }, { code: null, signal: "SIGTERM" }]).toContainEqual(ended);
+  } finally {
+    closeSync(writeEnd);
+    closeSync(readEnd);
+  }
 }, 120_000);
