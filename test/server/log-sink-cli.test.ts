@@ -44,27 +44,35 @@ interface Served {
   stall(): void;
   /** Reads stderr again. */
   resume(): void;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  exited: Promise<Exit>;
 }
 
-/** `cei serve` with stderr read until it is listening (its start-up lines), as a shipper would. */
-async function serve(): Promise<Served> {
+type Exit = { code: number | null; signal: NodeJS.Signals | null };
+
+/** `cei serve` with stderr a pipe or the given descriptor; resolves with its URL once it is ready. */
+async function spawnServe(stderr: "pipe" | number, extra: string[] = []): Promise<{ child: ChildProcess; url: string; exited: Promise<Exit> }> {
   const child = spawn(process.execPath, [
-    CEI_BIN, "serve", "--snapshot", snapshot, "--meter", join(dir, "meter.db"), "--port", "0", "--metrics-port", "0",
-    "--listener", "node", "--shutdown-timeout", String(SHUTDOWN_TIMEOUT_MS),
-  ], { cwd: REPO_ROOT, stdio: ["ignore", "pipe", "pipe"] });
+    CEI_BIN, "serve", "--snapshot", snapshot, "--meter", join(dir, "meter.db"), "--port", "0",
+    "--listener", "node", "--shutdown-timeout", String(SHUTDOWN_TIMEOUT_MS), ...extra,
+  ], { cwd: REPO_ROOT, stdio: ["ignore", "pipe", stderr] });
   children.push(child);
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
-  let text = "";
-  const read = (chunk: Buffer) => void (text += chunk.toString());
-  child.stderr!.on("data", read);
+  const exited = new Promise<Exit>((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
   const url = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout! }).on("line", (line) => {
       const match = /^cei serving .* on (http:\/\/127\.0\.0\.1:\d+)$/.exec(line);
       if (match) resolve(match[1]!);
     });
-    void exited.then(() => reject(new Error(`cei serve exited: ${text}`)));
+    void exited.then(() => reject(new Error("cei serve exited before it was ready")));
   });
+  return { child, url, exited };
+}
+
+/** `cei serve` with stderr read until it is listening (its start-up lines), as a shipper would. */
+async function serve(): Promise<Served> {
+  let text = "";
+  const read = (chunk: Buffer) => void (text += chunk.toString());
+  const { child, url, exited } = await spawnServe("pipe", ["--metrics-port", "0"]);
+  child.stderr!.on("data", read);
   // The start-up lines are written before the ready line.
   await until(() => text.includes('"event":"listening"'), 10_000);
   const listening = JSON.parse(text.split("\n").find((line) => line.includes('"event":"listening"'))!) as { metrics_url: string };
@@ -177,18 +185,7 @@ it("SIGTERM with stderr a stalled FIFO that another process made blocking: still
   const readEnd = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
   const writeEnd = openSync(fifo, "w");
   try {
-    const child = spawn(process.execPath, [
-      CEI_BIN, "serve", "--snapshot", snapshot, "--meter", join(dir, "meter.db"), "--port", "0", "--listener", "node",
-      "--shutdown-timeout", String(SHUTDOWN_TIMEOUT_MS),
-    ], { cwd: REPO_ROOT, stdio: ["ignore", "pipe", writeEnd] });
-    children.push(child);
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
-    const url = await new Promise<string>((resolve) => {
-      createInterface({ input: child.stdout! }).on("line", (line) => {
-        const match = / on (http:\/\/127\.0\.0\.1:\d+)$/.exec(line);
-        if (match) resolve(match[1]!);
-      });
-    });
+    const { child, url, exited } = await spawnServe(writeEnd);
     await load(url, 4_000);
     // libuv clears O_NONBLOCK on the stdio a child inherits, and the flag belongs to the open file
     // description that cei's stderr shares: cei's next write to the full pipe blocks in the kernel.
