@@ -6,7 +6,8 @@ import {
   KeyManagementError, createKey, creditKey, disableKey, enableKey, listKeys, revokeKey, setKeyScopes, setKeyTier,
   type CreatedKey, type KeySummary,
 } from "./keys.ts";
-import { isPostgresUrl, redactUrl } from "./postgres/_pool.ts";
+import { isPostgresUrl } from "./postgres/_pool.ts";
+import { redactUrl } from "./postgres/_redact.ts";
 import { PostgresKeyStore } from "./postgres/keys.ts";
 
 export interface NewKey { tier: Tier; credits: number; scopes?: readonly Scope[]; name?: string }

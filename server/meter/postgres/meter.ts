@@ -17,7 +17,7 @@ import { scopesFromColumn, tierFromColumn } from "../_columns.ts";
 import { hashSecret } from "../_secret.ts";
 import type { KeyState } from "../_statements.ts";
 import { admissionOf, peekWindow, windowStartOf, type StoredWindow } from "../_windows.ts";
-import type { Admission, Charge, ChargeRequest, Decision, KeyRecord, Meter, MeterStatus, SettleRequest, Settlement } from "../meter.ts";
+import type { Admission, Charge, ChargeRequest, Decision, KeyRecord, Meter, MeterStatus, MeterWarn, SettleRequest, Settlement } from "../meter.ts";
 import { METER_WAIT_LIMIT_MS, MeterBusyError } from "../_queue.ts";
 import { TurnBatches } from "./_batches.ts";
 import { applyPostgresMigrations } from "./_migrations.ts";
@@ -72,9 +72,10 @@ export class PostgresMeter implements Meter {
   readonly #keyCache = new Map<string, KeyRecord>();
 
   /** Connects and applies any migration not yet applied (safe when several readers start at once). */
-  static async open(url: string, options: { now?: () => number } = {}): Promise<PostgresMeter> {
+  static async open(url: string, options: { now?: () => number; warn?: MeterWarn | undefined } = {}): Promise<PostgresMeter> {
     const now = options.now ?? Date.now;
-    const pool = createPool(url);
+    const warn = options.warn;
+    const pool = createPool(url, undefined, warn === undefined ? undefined : (error) => warn("meter_connection_lost", `cei meter: a PostgreSQL connection closed: ${error.message}`, error));
     try {
       await applyPostgresMigrations(pool, new Date(now()).toISOString());
     } catch (error) {
