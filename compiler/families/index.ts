@@ -1,14 +1,14 @@
 // The family table: which file holds which family, and its source schema.
 import type { z } from "zod";
-import { eventSource } from "./events.ts";
-import { fundSource } from "./funds.ts";
-import { newsSource } from "./news.ts";
-import { personSource } from "./people.ts";
-import { projectSource } from "./projects.ts";
-import { stockSource } from "./stocks.ts";
-import { tokenSource } from "./tokens.ts";
-import { trendingSignalSource } from "./trending.ts";
-import { xAccountSource } from "./x-accounts.ts";
+import { eventSource } from "./events/source.ts";
+import { fundSource } from "./funds/source.ts";
+import { newsSource } from "./news/source.ts";
+import { personSource } from "./people/source.ts";
+import { projectSource } from "./projects/source.ts";
+import { stockSource } from "./stocks/source.ts";
+import { tokenSource } from "./tokens/source.ts";
+import { trendingSignalSource } from "./trending/source.ts";
+import { xAccountSource } from "./x-accounts/source.ts";
 
 export interface FamilyFile {
   family: string;

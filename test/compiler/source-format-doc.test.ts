@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { familyFiles } from "../../compiler/families/index.ts";
-import { cryptoAngles } from "../../compiler/families/stocks.ts";
+import { cryptoAngles } from "../../compiler/families/stocks/source.ts";
 import { familyJsonSchemas } from "../../compiler/json-schema.ts";
 import { fieldTables, rewriteFieldTables, SOURCE_FORMAT_MD } from "../../docs/_source-format.ts";
 
