@@ -5,7 +5,7 @@ import { createReadStream, rmSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import Database from "better-sqlite3";
-import { familyFiles } from "../compiler/families/index.ts";
+import { families } from "../compiler/families/index.ts";
 import { snapshotTables } from "../compiler/snapshot-schema.ts";
 
 type Row = Record<string, unknown>;
@@ -20,7 +20,7 @@ export async function compileFloor(sourceDir: string, outFile: string): Promise<
   const insert = inserters(db);
   let lines = 0;
   db.exec("BEGIN");
-  for (const { family, file } of familyFiles) {
+  for (const { family, file } of families) {
     const reader = createInterface({ input: createReadStream(join(sourceDir, file)), crlfDelay: Infinity });
     for await (const text of reader) {
       if (text.length === 0) continue;

@@ -5,7 +5,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
-import { familyFiles } from "./families/index.ts";
+import { families } from "./families/index.ts";
 
 /** A name, not an address: nothing is served there. */
 export const schemaId = (family: string): string => `urn:cei:source-format:${family}`;
@@ -13,7 +13,7 @@ export const schemaId = (family: string): string => `urn:cei:source-format:${fam
 export const schemaFileName = (file: string): string => file.replace(/\.jsonl$/, ".schema.json");
 
 export function familyJsonSchemas(): Array<{ family: string; file: string; schema: Record<string, unknown> }> {
-  return familyFiles.map(({ family, file, schema }) => {
+  return families.map(({ family, file, schema }) => {
     const { $schema, ...rest } = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" });
     return {
       family,

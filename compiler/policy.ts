@@ -52,40 +52,37 @@ export const ruleIds = [
 ] as const;
 export type RuleId = (typeof ruleIds)[number];
 
+/** A rule of the policy; the families it applies to count it in their `exclusions` (a family folder's index.ts). */
 export interface EligibilityRule {
   id: RuleId;
-  /** Source families whose manifest `excluded` entry counts this rule. */
-  families: readonly string[];
   appliesTo: string;
   excludedWhen: string;
 }
-
-const everyFamily = ["projects", "tokens", "people", "funds", "stocks", "news", "events", "x_accounts"];
 
 /**
  * A record is counted once, under the first rule (in this order) that excludes it. Items nested
  * in an excluded record are not counted again.
  */
 export const eligibilityRules: readonly EligibilityRule[] = [
-  { id: "hidden", families: everyFamily, appliesTo: "every top-level record", excludedWhen: "`hidden: true`" },
-  { id: "deleted", families: everyFamily, appliesTo: "every top-level record", excludedWhen: "`deleted: true`" },
-  { id: "feature_not_reviewed", families: ["projects"], appliesTo: "project features", excludedWhen: "`review_state` is not `reviewed`" },
-  { id: "event_not_verified", families: ["projects"], appliesTo: "project events", excludedWhen: "`verified: false`" },
-  { id: "round_not_verified", families: ["projects"], appliesTo: "funding rounds", excludedWhen: "`verified: false`" },
-  { id: "investment_not_verified", families: ["people"], appliesTo: "investments", excludedWhen: "`verified: false`" },
-  { id: "event_dates_not_validated", families: ["events"], appliesTo: "in-person events", excludedWhen: "`dates_validated: false`" },
-  { id: "news_not_curated", families: ["news"], appliesTo: "news", excludedWhen: "`curated: false`" },
-  { id: "tokenomics_field_stale", families: ["tokens"], appliesTo: "each tokenomics field", excludedWhen: "`verified_at` older than 180 days" },
-  { id: "tokenomics_field_low_confidence", families: ["tokens"], appliesTo: "each tokenomics field", excludedWhen: "`confidence` < 0.8" },
-  { id: "market_observation_stale", families: ["tokens"], appliesTo: "token market observations", excludedWhen: "`observed_at` older than 6 hours" },
-  { id: "market_outside_top_200", families: ["tokens"], appliesTo: "token market observations", excludedWhen: "`rank` > 200 (or beyond the 200 largest eligible market caps)" },
-  { id: "market_ineligible", families: ["tokens"], appliesTo: "token market observations", excludedWhen: "`market_eligible: false`" },
-  { id: "tvl_mapping_inconsistent", families: ["projects"], appliesTo: "project TVL", excludedWhen: "mapping `state` is not `confirmed`, or the latest observation's `series_id` differs from the mapping's" },
-  { id: "tvl_stale", families: ["projects"], appliesTo: "project TVL", excludedWhen: "latest observation's date (at 00:00Z) older than 2 days" },
-  { id: "trend_observation_stale", families: ["projects"], appliesTo: "project trend observations", excludedWhen: "latest observation older than 24 hours" },
-  { id: "trending_signal_stale", families: ["trending"], appliesTo: "live trending signals", excludedWhen: "`observed_at` older than 2 hours" },
-  { id: "reference_ineligible", families: ["tokens", "people", "news", "trending"], appliesTo: "links to an excluded record (news entities, investments, roles, trending entries, token→project)", excludedWhen: "the target was excluded; the link is dropped" },
-  { id: "over_list_cap", families: ["projects", "people"], appliesTo: "lists capped at 20 (features, events, rounds, investments, roles)", excludedWhen: "beyond the 20 kept" },
+  { id: "hidden", appliesTo: "every top-level record", excludedWhen: "`hidden: true`" },
+  { id: "deleted", appliesTo: "every top-level record", excludedWhen: "`deleted: true`" },
+  { id: "feature_not_reviewed", appliesTo: "project features", excludedWhen: "`review_state` is not `reviewed`" },
+  { id: "event_not_verified", appliesTo: "project events", excludedWhen: "`verified: false`" },
+  { id: "round_not_verified", appliesTo: "funding rounds", excludedWhen: "`verified: false`" },
+  { id: "investment_not_verified", appliesTo: "investments", excludedWhen: "`verified: false`" },
+  { id: "event_dates_not_validated", appliesTo: "in-person events", excludedWhen: "`dates_validated: false`" },
+  { id: "news_not_curated", appliesTo: "news", excludedWhen: "`curated: false`" },
+  { id: "tokenomics_field_stale", appliesTo: "each tokenomics field", excludedWhen: "`verified_at` older than 180 days" },
+  { id: "tokenomics_field_low_confidence", appliesTo: "each tokenomics field", excludedWhen: "`confidence` < 0.8" },
+  { id: "market_observation_stale", appliesTo: "token market observations", excludedWhen: "`observed_at` older than 6 hours" },
+  { id: "market_outside_top_200", appliesTo: "token market observations", excludedWhen: "`rank` > 200 (or beyond the 200 largest eligible market caps)" },
+  { id: "market_ineligible", appliesTo: "token market observations", excludedWhen: "`market_eligible: false`" },
+  { id: "tvl_mapping_inconsistent", appliesTo: "project TVL", excludedWhen: "mapping `state` is not `confirmed`, or the latest observation's `series_id` differs from the mapping's" },
+  { id: "tvl_stale", appliesTo: "project TVL", excludedWhen: "latest observation's date (at 00:00Z) older than 2 days" },
+  { id: "trend_observation_stale", appliesTo: "project trend observations", excludedWhen: "latest observation older than 24 hours" },
+  { id: "trending_signal_stale", appliesTo: "live trending signals", excludedWhen: "`observed_at` older than 2 hours" },
+  { id: "reference_ineligible", appliesTo: "links to an excluded record (news entities, investments, roles, trending entries, token→project)", excludedWhen: "the target was excluded; the link is dropped" },
+  { id: "over_list_cap", appliesTo: "lists capped at 20 (features, events, rounds, investments, roles)", excludedWhen: "beyond the 20 kept" },
 ];
 
 /** ISO string of compiledAt minus a duration: records observed strictly before it are stale. */

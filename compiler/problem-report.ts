@@ -2,7 +2,7 @@
 // problems of each kind, and counts every problem by kind. Nothing here grows with the number of
 // problems: a limiter keeps a count per kind and tells its caller which problems to keep, and a
 // report is built from the kept problems and the counts.
-import { familyFiles } from "./families/index.ts";
+import { families } from "./families/index.ts";
 
 /** Problems listed per kind unless `--max-problems` says otherwise. */
 export const MAX_PROBLEMS_PER_KIND = 20;
@@ -17,7 +17,7 @@ export const MAX_KINDS = 200;
 /** The kind that problems of kinds beyond MAX_KINDS are counted as. */
 export const OTHER_KINDS = "(kinds beyond the first 200, counted together)";
 
-const familyFileNames = new Set(familyFiles.map((f) => f.file));
+const familyFileNames = new Set(families.map((f) => f.file));
 const QUOTED = /"(?:[^"\\]|\\.)*"/g;
 const CODE_POINT = /U\+[0-9A-F]+|0x[0-9A-F]+/g;
 // Numbers, dates and date-times (`2026-03-04`, `2026-03-01T11:55:00.000Z`) but not the 8 of UTF-8.

@@ -6,7 +6,8 @@ import { existsSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import type Database from "better-sqlite3";
-import { familyFiles, type FamilyFile } from "./families/index.ts";
+import type { FamilyDefinition } from "./families/_define.ts";
+import { families } from "./families/index.ts";
 import { stageFamilies, type StageOptions } from "./stage-families.ts";
 import { CompilerWorker } from "./workers.ts";
 
@@ -27,7 +28,7 @@ const fileBytes = (sourceDir: string, file: string): number => {
 /** Threads to stage with: `threads` if given (at most 4), else one per core (at most 4) for large inputs and 1 for small ones. */
 export function stagingThreads(sourceDir: string, threads: number | undefined): number {
   if (threads !== undefined) return Math.max(1, Math.min(MAX_THREADS, Math.floor(threads)));
-  const bytes = familyFiles.reduce((sum, f) => sum + fileBytes(sourceDir, f.file), 0);
+  const bytes = families.reduce((sum, f) => sum + fileBytes(sourceDir, f.file), 0);
   return bytes < PARALLEL_THRESHOLD_BYTES ? 1 : Math.max(1, Math.min(MAX_THREADS, availableParallelism()));
 }
 
@@ -35,16 +36,16 @@ export function stagingThreads(sourceDir: string, threads: number | undefined): 
  * Shares the families out between `threads` lanes, largest file first, each to the lane with the
  * fewest bytes so far (lane 0, this thread, on ties). Lanes keep the families' file order.
  */
-export function planLanes(sizes: ReadonlyMap<string, number>, threads: number): FamilyFile[][] {
-  const lanes = Array.from({ length: threads }, () => ({ bytes: 0, families: [] as FamilyFile[] }));
-  const bySize = [...familyFiles].sort((a, b) => (sizes.get(b.family) ?? 0) - (sizes.get(a.family) ?? 0));
+export function planLanes(sizes: ReadonlyMap<string, number>, threads: number): FamilyDefinition[][] {
+  const lanes = Array.from({ length: threads }, () => ({ bytes: 0, families: [] as FamilyDefinition[] }));
+  const bySize = [...families].sort((a, b) => (sizes.get(b.family) ?? 0) - (sizes.get(a.family) ?? 0));
   for (const family of bySize) {
     const lane = lanes.reduce((least, l) => (l.bytes < least.bytes ? l : least));
     lane.bytes += sizes.get(family.family) ?? 0;
     lane.families.push(family);
   }
-  const order = (f: FamilyFile) => familyFiles.indexOf(f);
-  return lanes.map((l) => l.families.sort((a, b) => order(a) - order(b))).filter((families, i) => i === 0 || families.length > 0);
+  const order = (f: FamilyDefinition) => families.indexOf(f);
+  return lanes.map((l) => l.families.sort((a, b) => order(a) - order(b))).filter((lane, i) => i === 0 || lane.length > 0);
 }
 
 const laneDatabasePath = (stagingPath: string, lane: number): string => `${stagingPath}-lane${lane}`;
@@ -54,13 +55,13 @@ const laneDatabasePath = (stagingPath: string, lane: number): string => `${stagi
  * databases of the other lanes. Returns their paths: each holds the staging tables of its families.
  */
 export async function readSources(db: Database.Database, stagingPath: string, options: ReadOptions): Promise<string[]> {
-  const sizes = new Map(familyFiles.map((f) => [f.family, fileBytes(options.sourceDir, f.file)]));
+  const sizes = new Map(families.map((f) => [f.family, fileBytes(options.sourceDir, f.file)]));
   const [inline, ...others] = planLanes(sizes, options.threads);
   const paths = others.map((_, i) => laneDatabasePath(stagingPath, i + 1));
-  const workers = others.map((families, i) => new CompilerWorker({
+  const workers = others.map((lane, i) => new CompilerWorker({
     kind: "stage",
     dbPath: paths[i]!,
-    families: families.map(({ family, file }) => ({ family, file })),
+    families: lane.map(({ family, file }) => ({ family, file })),
     sourceDir: options.sourceDir,
     xSecret: options.xSecret,
     keepProblems: options.keepProblems,

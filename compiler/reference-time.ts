@@ -3,17 +3,10 @@
 // observation or verification time of any record, so that the same sources always compile to
 // the same bytes. Observation times later than the reference time are problems.
 import type Database from "better-sqlite3";
+import { families } from "./families/index.ts";
 
-/** Every observation or verification time the sources carry: staging table, column, file, path. */
-const observationColumns = [
-  { table: "s_features", column: "last_verified_at", file: "projects.jsonl", line: "project_line", path: "printf('features[%d].last_verified_at', idx)" },
-  { table: "s_trend_observations", column: "observed_at", file: "projects.jsonl", line: "project_line", path: "printf('trend[%d].observed_at', idx)" },
-  { table: "s_tvl", column: "obs_date || 'T00:00:00.000Z'", file: "projects.jsonl", line: "project_line", path: "'tvl.observations'" },
-  { table: "s_tokens", column: "observed_at", file: "tokens.jsonl", line: "line", path: "'market.observed_at'" },
-  { table: "s_tokenomics_fields", column: "verified_at", file: "tokens.jsonl", line: "token_line", path: "printf('tokenomics.%s.verified_at', field)" },
-  { table: "s_funds", column: "score_updated_at", file: "funds.jsonl", line: "line", path: "'score_updated_at'" },
-  { table: "s_trending", column: "observed_at", file: "trending.jsonl", line: "line", path: "'observed_at'" },
-] as const;
+/** Every observation or verification time the sources carry (each family's `observations`), with its file. */
+const observationColumns = families.flatMap((f) => (f.observations ?? []).map((c) => ({ ...c, file: f.file })));
 
 const newestObservationSql = `SELECT max(t) FROM (${observationColumns
   .map((c) => `SELECT max(${c.column}) AS t FROM ${c.table}`)

@@ -6,13 +6,25 @@
 // Top movers are not guarded: which tokens rise or fall changes with every market, not with curation.
 import { statSync } from "node:fs";
 import { diffSnapshots, readSnapshotManifest, SnapshotDiffError, type SnapshotDiff } from "../snapshot/diff.ts";
+import { familySpecs } from "../snapshot/_specs.ts";
+import { families } from "./families/index.ts";
 
 /** The largest share of its records a family or a precomputed snapshot may lose without --allow-shrink. */
 export const SHRINK_LIMIT = 0.1;
 
-/** What is counted, by the manifest's `row_counts` table: each family's records, each precomputed snapshot's entries. */
+/** The snapshot table of a family's records: that of its diff spec. */
+function recordsTable(family: string, diff: string): string {
+  const spec = familySpecs.find((s) => s.name === diff);
+  if (spec === undefined) throw new Error(`family ${family}: no diff spec ${diff} in snapshot/_specs.ts`);
+  return spec.table;
+}
+
+/**
+ * What is counted, by the manifest's `row_counts` table: the records of each family that `cei
+ * diff` compares (its `diff`), each precomputed snapshot's entries.
+ */
 const guarded: ReadonlyArray<{ name: string; table: string; unit: string }> = [
-  ...["projects", "tokens", "people", "funds", "stocks", "news", "events", "x_accounts"].map((family) => ({ name: family, table: family, unit: "records" })),
+  ...families.flatMap(({ family, diff }) => (diff === undefined ? [] : [{ name: family, table: recordsTable(family, diff), unit: "records" }])),
   { name: "trending_projects", table: "trending_projects", unit: "entries" },
   { name: "trending_entities", table: "trending_entities", unit: "entries" },
   { name: "fund_rankings", table: "fund_rankings", unit: "entries" },

@@ -8,7 +8,7 @@
 // of a million stray files costs neither memory nor a million lines of output.
 import { opendirSync } from "node:fs";
 import { resolve } from "node:path";
-import { familyFiles } from "./families/index.ts";
+import { families } from "./families/index.ts";
 import { ProblemCollector } from "./problem-report.ts";
 
 export interface SourceFiles {
@@ -22,7 +22,7 @@ const ignorable = (name: string): boolean => name.startsWith(".") || /^readme/i.
 
 /** `keep`: the problems kept of each kind (problemsKept). */
 export function sourceFiles(sourceDir: string, outFile: string, keep: number): SourceFiles {
-  const known = new Set(familyFiles.map((f) => f.file));
+  const known = new Set(families.map((f) => f.file));
   const present = new Set<string>();
   const problems = new ProblemCollector(keep);
   let dir;
@@ -41,7 +41,7 @@ export function sourceFiles(sourceDir: string, outFile: string, keep: number): S
         const shown = entry.isDirectory() ? `${name}/` : name;
         const closest = closestFamilyFile(name);
         const hint = closest === undefined
-          ? `the compiler reads only ${familyFiles.map((f) => f.file).join(", ")} (README* and dotfiles are ignored)`
+          ? `the compiler reads only ${families.map((f) => f.file).join(", ")} (README* and dotfiles are ignored)`
           : `did you mean ${closest}?`;
         problems.add(shown, "(root)", `not a family file, so not read: ${hint}`);
       }
@@ -50,10 +50,10 @@ export function sourceFiles(sourceDir: string, outFile: string, keep: number): S
     dir.closeSync();
   }
   if (present.size === 0) {
-    problems.add(sourceDir, "(root)", `the source folder holds no family file (${familyFiles.map((f) => f.file).join(", ")})`);
+    problems.add(sourceDir, "(root)", `the source folder holds no family file (${families.map((f) => f.file).join(", ")})`);
     return { problems, empty: true };
   }
-  for (const { file } of familyFiles) {
+  for (const { file } of families) {
     if (!present.has(file)) problems.add(file, "(root)", `missing: if the family is intentionally empty, create an empty ${file}`);
   }
   return { problems, empty: false };
@@ -67,7 +67,7 @@ export function sourceFiles(sourceDir: string, outFile: string, keep: number): S
 export function closestFamilyFile(name: string): string | undefined {
   const stem = name.toLowerCase().split(".")[0]!;
   let best: { file: string; distance: number } | undefined;
-  for (const { file } of familyFiles) {
+  for (const { file } of families) {
     const familyStem = file.split(".")[0]!;
     const limit = Math.max(1, Math.floor(familyStem.length / 4));
     // The distance is at least the difference in length: most names need no table at all.

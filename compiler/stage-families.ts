@@ -8,7 +8,8 @@ import type Database from "better-sqlite3";
 import { openFamilyFile } from "./family-file.ts";
 import { ProblemLimiter } from "./problem-report.ts";
 import { InvalidUtf8Line, OverlongLine, readLines } from "./read-lines.ts";
-import { problemsDdl, stagingDdl, stagingIndexSql, stagingInsertSql, stagingWidth, type StagingRows, type StagingTable } from "./staging.ts";
+import { familyNamed } from "./families/index.ts";
+import { problemsDdl, stagingDdl, stagingIndexSql, stagingInsertSql, stagingWidth, type StagingRows } from "./staging.ts";
 import { validateBatch } from "./validate-lines.ts";
 
 export interface StageOptions {
@@ -65,24 +66,22 @@ export function stageFamilies(db: Database.Database, families: readonly { family
         closeSync(opened.fd);
       }
     }
-    db.exec(`BEGIN; ${stagingIndexSql[family.family]} COMMIT;`);
+    db.exec(`BEGIN; ${stagingIndexSql(family.family)} COMMIT;`);
   }
   problems.writeOverflow();
 }
 
 function stageFamily(db: Database.Database, { family, file }: { family: string; file: string }, fd: number, inserter: StagingInserter, problems: ProblemStore, options: StageOptions): void {
   let secretReported = false;
+  const missingSecret = familyNamed(family).xHandle?.missingSecret;
 
   const stage = (firstLine: number, lines: string[]) => {
     const result = validateBatch({ family, firstLine, lines }, options.xSecret);
     for (const p of result.problems) problems.add(file, p.line, p.path, p.message);
     for (const line of result.needSecret) {
-      if (family !== "x_accounts") {
-        problems.add(file, line, "entity.handle", "an X secret is required to resolve X handles (--x-secret-file <file>, env CEI_X_SECRET, or .cei-x-secret in the source folder)");
-      } else if (!secretReported) {
-        problems.add(file, line, "(root)", "an X secret is required to compile X accounts (--x-secret-file <file>, env CEI_X_SECRET, or .cei-x-secret in the source folder)");
-        secretReported = true;
-      }
+      if (missingSecret === undefined || (missingSecret.once && secretReported)) continue;
+      problems.add(file, line, missingSecret.path, `${missingSecret.message} (--x-secret-file <file>, env CEI_X_SECRET, or .cei-x-secret in the source folder)`);
+      secretReported = true;
     }
     inserter.insert(result.rows);
   };
@@ -129,7 +128,7 @@ class StagingInserter {
     this.#db = db;
   }
 
-  #statement(table: StagingTable, rows: number): Database.Statement {
+  #statement(table: string, rows: number): Database.Statement {
     const key = `${table}/${rows}`;
     let statement = this.#statements.get(key);
     if (statement === undefined) {
@@ -140,7 +139,7 @@ class StagingInserter {
   }
 
   insert(rows: StagingRows): void {
-    for (const [table, values] of Object.entries(rows) as Array<[StagingTable, unknown[]]>) {
+    for (const [table, values] of Object.entries(rows)) {
       const width = stagingWidth(table);
       const chunk = width * ROWS_PER_INSERT;
       let at = 0;

@@ -3,41 +3,24 @@
 // problem unless the curator accepts it (`allowStale`), when it is a warning.
 import type Database from "better-sqlite3";
 import { freshnessBounds } from "../server/policy.ts";
+import type { StaleSpec } from "./families/_define.ts";
+import { families } from "./families/index.ts";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const describeAge = (ms: number): string => (ms >= 2 * DAY && ms % DAY === 0 ? `${ms / DAY} days` : `${ms / HOUR} hours`);
 
-interface BoundedSnapshot {
-  name: "trending_live" | "trending_projects" | "market" | "fund_rankings";
-  /** The exclusion rule that empties it when every observation is too old. */
-  staleRule?: { family: string; rule: string };
-  /** file, line, path and time of the observation to point at: the newest stale one (empty) or the oldest kept one. */
-  locate: string;
+interface BoundedSnapshot extends StaleSpec {
+  name: keyof typeof freshnessBounds;
+  family: string;
 }
 
-const boundedSnapshots: readonly BoundedSnapshot[] = [
-  {
-    name: "trending_live",
-    staleRule: { family: "trending", rule: "trending_signal_stale" },
-    locate: "SELECT 'trending.jsonl', line, 'observed_at', observed_at FROM s_trending WHERE day = 'live' ORDER BY observed_at DESC, line LIMIT 1",
-  },
-  {
-    name: "trending_projects",
-    staleRule: { family: "projects", rule: "trend_observation_stale" },
-    locate: "SELECT 'projects.jsonl', project_line, 'trend', observed_at FROM k_trend_checked ORDER BY observed_at DESC, project_line LIMIT 1",
-  },
-  {
-    name: "market",
-    staleRule: { family: "tokens", rule: "market_observation_stale" },
-    locate: "SELECT 'tokens.jsonl', line, 'market.observed_at', observed_at FROM k_market_checked ORDER BY observed_at DESC, line LIMIT 1",
-  },
-  {
-    name: "fund_rankings",
-    locate: `SELECT 'funds.jsonl', f.line, 'score_updated_at', f.score_updated_at
-      FROM main.fund_rankings r JOIN k_funds f ON f.id = r.fund_id ORDER BY f.score_updated_at, f.line LIMIT 1`,
-  },
-];
+/** The snapshots a family declares `stale` specs for, in the order of the freshness table. */
+const boundedSnapshots: readonly BoundedSnapshot[] = (Object.keys(freshnessBounds) as Array<keyof typeof freshnessBounds>).flatMap((name) =>
+  families.flatMap(({ family, stale }) => {
+    const spec = stale?.[name];
+    return spec === undefined ? [] : [{ name, family, ...spec }];
+  }));
 
 /**
  * `file:line: path: message` for each bounded snapshot that is older than its freshness bound at
@@ -51,7 +34,7 @@ export function staleSnapshotProblems(db: Database.Database, referenceTime: Date
   for (const snapshot of boundedSnapshots) {
     const bound = freshnessBounds[snapshot.name];
     const asOf = asOfs.get(snapshot.name) ?? null;
-    const staleCount = snapshot.staleRule === undefined ? 0 : (excluded[snapshot.staleRule.family]?.[snapshot.staleRule.rule] ?? 0);
+    const staleCount = snapshot.staleRule === undefined ? 0 : (excluded[snapshot.family]?.[snapshot.staleRule] ?? 0);
     const stale = asOf !== null ? referenceTime.getTime() - Date.parse(asOf) > bound : staleCount > 0;
     if (!stale) continue;
     const at = db.prepare(snapshot.locate).raw().get() as [string, number, string, string] | undefined;

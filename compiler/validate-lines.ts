@@ -1,9 +1,9 @@
 // Parse, validate and flatten a batch of source lines: the per-line work of reading sources,
 // kept pure so that it runs the same inline or on a worker thread (see read-sources.ts).
-import { familyFiles } from "./families/index.ts";
+import { familyNamed } from "./families/index.ts";
 import { BOM, invalidJsonMessage, MAX_NESTING, mayRepeatKeys, nestedDeeperThan, repeatedKey } from "./_json-text.ts";
 import { formatIssues, formatPath } from "./issues.ts";
-import { invalidTables, stagingRows, type StagingRows } from "./staging.ts";
+import { invalidTableOf, stagingRows, type StagingRows } from "./staging.ts";
 import { handleSearchHash, handleSearchKey, xAccountId } from "./x-ids.ts";
 
 export interface LineBatch {
@@ -22,20 +22,19 @@ export interface BatchResult {
   needSecret: number[];
 }
 
-const schemas = new Map(familyFiles.map((f) => [f.family, f.schema]));
-
 export function validateBatch(batch: LineBatch, xSecret: string | undefined): BatchResult {
-  const schema = schemas.get(batch.family);
-  if (schema === undefined) throw new Error(`unknown family ${batch.family}`);
+  const family = familyNamed(batch.family);
+  const { schema, xHandle } = family;
   const searchKey = xSecret === undefined ? undefined : handleSearchKey(xSecret);
   const result: BatchResult = { rows: {}, problems: [], needSecret: [] };
-  const invalidTable = invalidTables[batch.family];
+  const invalidTable = invalidTableOf(family);
+  const claimedBy = family.reference?.claimedBy;
   /** Keeps a failed record's id, so that references to it are not reported too (checks.ts). */
   const keepInvalid = (line: number, input: unknown, text: string) => {
-    if (invalidTable === undefined) return;
-    const id = batch.family === "x_accounts" ? claimedValue(input, text, "handle") : claimedValue(input, text, "id");
+    if (invalidTable === undefined || claimedBy === undefined) return;
+    const id = claimedValue(input, text, claimedBy);
     if (id === undefined) return;
-    if (batch.family !== "x_accounts") (result.rows[invalidTable] ??= []).push(line, id);
+    if (claimedBy === "id") (result.rows[invalidTable] ??= []).push(line, id);
     else if (xSecret !== undefined) (result.rows[invalidTable] ??= []).push(line, xAccountId(xSecret, id));
   };
   batch.lines.forEach((line, i) => {
@@ -82,16 +81,13 @@ export function validateBatch(batch: LineBatch, xSecret: string | undefined): Ba
       return;
     }
     const record = parsed.data as Record<string, unknown>;
-    const handle =
-      batch.family === "x_accounts" ? (record as { handle: string }).handle
-      : batch.family === "trending" ? (record as { entity: { handle?: string } }).entity.handle
-      : undefined;
+    const handle = xHandle?.of(record);
     if (handle === undefined) {
-      stagingRows(batch.family, record, lineNumber, null, null, result.rows);
+      stagingRows(family, record, lineNumber, null, null, result.rows);
     } else if (xSecret === undefined || searchKey === undefined) {
       result.needSecret.push(lineNumber);
     } else {
-      stagingRows(batch.family, record, lineNumber, xAccountId(xSecret, handle), handleSearchHash(searchKey, handle), result.rows);
+      stagingRows(family, record, lineNumber, xAccountId(xSecret, handle), handleSearchHash(searchKey, handle), result.rows);
     }
   });
   return result;

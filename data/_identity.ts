@@ -3,7 +3,7 @@
 import { FUND_WORDS, PROJECT_WORDS, STOCK_WORDS, baseName, personName, slugify, symbolOf } from "./_names.ts";
 import { nextVisible, padded, type Plan } from "./_plan.ts";
 import { rngFor } from "./_prng.ts";
-import { fundTypes } from "../compiler/families/funds.ts";
+import { fundTypes } from "../compiler/families/funds/source.ts";
 
 export interface ProjectIdentity { id: string; slug: string; name: string }
 export interface TokenIdentity { id: string; slug: string; symbol: string; name: string }

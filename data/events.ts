@@ -1,6 +1,6 @@
 // events.jsonl: in-person Web3 events. The first 30 cycle upcoming / ongoing / ended relative
 // to the --as-of date; the rest are spread over three years either side.
-import type { EventSource } from "../compiler/families/events.ts";
+import type { EventSource } from "../compiler/families/events/source.ts";
 import { internalFields } from "./_internal.ts";
 import { CITIES, EVENT_WORDS, baseName, slugify } from "./_names.ts";
 import { baseCounts, DAY, padded, visibility, ymd, type Plan } from "./_plan.ts";

@@ -1,5 +1,5 @@
 // funds.jsonl: identity, fund type and the score that ranks them, re-scored within the last week.
-import type { FundSource } from "../compiler/families/funds.ts";
+import type { FundSource } from "../compiler/families/funds/source.ts";
 import { fundIdentity, personIdentity } from "./_identity.ts";
 import { internalFields } from "./_internal.ts";
 import { DAY, HOUR, iso, nextVisible, visibility, type Plan } from "./_plan.ts";

@@ -1,5 +1,5 @@
 // news.jsonl: stories of the last 30 days about sample entities; most curated, some not.
-import type { NewsSource } from "../compiler/families/news.ts";
+import type { NewsSource } from "../compiler/families/news/source.ts";
 import { fundIdentity, personIdentity, projectIdentity, tokenIdentity } from "./_identity.ts";
 import { internalFields } from "./_internal.ts";
 import { DAY, MINUTE, nextVisible, visibility, iso, type Plan } from "./_plan.ts";

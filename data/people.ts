@@ -1,6 +1,6 @@
 // people.jsonl: identity, investments (in visible projects, often tied to one of the project's
 // rounds) and roles.
-import type { PersonSource } from "../compiler/families/people.ts";
+import type { PersonSource } from "../compiler/families/people/source.ts";
 import { personIdentity, projectIdentity } from "./_identity.ts";
 import { internalFields } from "./_internal.ts";
 import { DAY, iso, nextVisible, visibility, ymd, type Plan } from "./_plan.ts";

@@ -1,6 +1,6 @@
 // projects.jsonl: identity, features, events, funding rounds, TVL series and trend observations.
-import type { ProjectSource } from "../compiler/families/projects.ts";
-import { hotTiers } from "../compiler/families/projects.ts";
+import type { ProjectSource } from "../compiler/families/projects/source.ts";
+import { hotTiers } from "../compiler/families/projects/source.ts";
 import { projectIdentity } from "./_identity.ts";
 import { internalFields } from "./_internal.ts";
 import { CHAINS } from "./_names.ts";

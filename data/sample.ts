@@ -3,7 +3,7 @@
 // record by record and streamed to disk, so memory does not grow with scale.
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import { familyFiles } from "../compiler/families/index.ts";
+import { families } from "../compiler/families/index.ts";
 import { eventRecords } from "./events.ts";
 import { fundRecords } from "./funds.ts";
 import { newsRecords } from "./news.ts";
@@ -46,7 +46,7 @@ export async function writeSample(options: SampleOptions): Promise<SampleResult>
   const plan = makePlan(options.asOf, options.scale);
   await mkdir(options.outDir, { recursive: true });
   const files: Record<string, number> = {};
-  for (const { family, file } of familyFiles) {
+  for (const { family, file } of families) {
     const generate = generators[family];
     if (!generate) throw new Error(`the sample has no generator for family ${family}`);
     const writer = new JsonlWriter(join(options.outDir, file));

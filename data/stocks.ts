@@ -1,7 +1,7 @@
 // stocks.jsonl: listed (or about to list) companies with a crypto angle. The first 36 IPO on a
 // weekly ladder from 40 days after --as-of backwards, so the 30 most recent always cover every
 // region and angle and include pre-IPO listings; the rest listed earlier.
-import { cryptoAngles, stockRegions, type StockSource } from "../compiler/families/stocks.ts";
+import { cryptoAngles, stockRegions, type StockSource } from "../compiler/families/stocks/source.ts";
 import { stockName } from "./_identity.ts";
 import { internalFields } from "./_internal.ts";
 import { baseCounts, DAY, iso, padded, visibility, ymd, type Plan } from "./_plan.ts";

@@ -1,6 +1,6 @@
 // tokens.jsonl: identity, the market observation that ranks the token, and tokenomics whose
 // every field carries its own verification time and confidence.
-import type { TokenSource } from "../compiler/families/tokens.ts";
+import type { TokenSource } from "../compiler/families/tokens/source.ts";
 import { isWrappedToken, projectIdentity, tokenIdentity } from "./_identity.ts";
 import { internalFields } from "./_internal.ts";
 import { DAY, HOUR, MINUTE, iso, visibility, type Plan } from "./_plan.ts";

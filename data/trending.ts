@@ -1,7 +1,7 @@
 // trending.jsonl: "live" signals observed within the last hour (a few stale ones hours old)
 // and one set of daily signals for each of the 30 UTC days before --as-of, spread over
 // projects, tokens, people and X accounts (named by handle), always visible ones.
-import type { TrendingSignalSource } from "../compiler/families/trending.ts";
+import type { TrendingSignalSource } from "../compiler/families/trending/source.ts";
 import { personIdentity, projectIdentity, tokenIdentity, xAccountIdentity } from "./_identity.ts";
 import { internalFields } from "./_internal.ts";
 import { DAY, HOUR, MINUTE, TRENDING_DAYS, iso, nextVisible, ymd, type EntityFamily, type Plan } from "./_plan.ts";

@@ -1,6 +1,6 @@
 // x_accounts.jsonl: handles linked to visible projects and people (a few unlinked). Hidden or
 // deleted accounts are the account's own flags; the entity linked is always visible.
-import type { XAccountSource } from "../compiler/families/x-accounts.ts";
+import type { XAccountSource } from "../compiler/families/x-accounts/source.ts";
 import { xAccountIdentity } from "./_identity.ts";
 import { internalFields } from "./_internal.ts";
 import { DAY, iso, visibility, type Plan } from "./_plan.ts";

@@ -1,30 +1,25 @@
-// The family table: which file holds which family, and its source schema.
-import type { z } from "zod";
-import { eventSource } from "./events.ts";
-import { fundSource } from "./funds.ts";
-import { newsSource } from "./news.ts";
-import { personSource } from "./people.ts";
-import { projectSource } from "./projects.ts";
-import { stockSource } from "./stocks.ts";
-import { tokenSource } from "./tokens.ts";
-import { trendingSignalSource } from "./trending.ts";
-import { xAccountSource } from "./x-accounts.ts";
+// The families, each defined in its own folder (./_define.ts): the one list every compile phase
+// loops over.
+import type { FamilyDefinition } from "./_define.ts";
+import { events } from "./events/index.ts";
+import { funds } from "./funds/index.ts";
+import { news } from "./news/index.ts";
+import { people } from "./people/index.ts";
+import { projects } from "./projects/index.ts";
+import { stocks } from "./stocks/index.ts";
+import { tokens } from "./tokens/index.ts";
+import { trending } from "./trending/index.ts";
+import { xAccounts } from "./x-accounts/index.ts";
 
-export interface FamilyFile {
-  family: string;
-  file: string;
-  schema: z.ZodType;
+/**
+ * Order matters: a family's eligibility may read the kept (k_*) tables of families listed before
+ * it, and the snapshot's tables are written in this order (so the file's bytes depend on it).
+ */
+export const families: readonly FamilyDefinition[] = [projects, tokens, people, funds, stocks, news, events, xAccounts, trending];
+
+/** The definition of the family named `family`. */
+export function familyNamed(family: string): FamilyDefinition {
+  const found = families.find((f) => f.family === family);
+  if (found === undefined) throw new Error(`unknown family ${family}`);
+  return found;
 }
-
-/** Order matters: a family may only reference families listed before it, except where the compiler checks references after loading all files. */
-export const familyFiles: readonly FamilyFile[] = [
-  { family: "projects", file: "projects.jsonl", schema: projectSource },
-  { family: "tokens", file: "tokens.jsonl", schema: tokenSource },
-  { family: "people", file: "people.jsonl", schema: personSource },
-  { family: "funds", file: "funds.jsonl", schema: fundSource },
-  { family: "stocks", file: "stocks.jsonl", schema: stockSource },
-  { family: "news", file: "news.jsonl", schema: newsSource },
-  { family: "events", file: "events.jsonl", schema: eventSource },
-  { family: "x_accounts", file: "x_accounts.jsonl", schema: xAccountSource },
-  { family: "trending", file: "trending.jsonl", schema: trendingSignalSource },
-];

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { expect, test } from "vitest";
 import { compileSnapshot } from "../../compiler/compile.ts";
-import { familyFiles } from "../../compiler/families/index.ts";
+import { families } from "../../compiler/families/index.ts";
 import { FIXTURE_COMPILED_AT, FIXTURE_X_SECRET, fixtureDir } from "../_support/fixtures.ts";
 import { testTempDir } from "../_support/temp.ts";
 
@@ -17,7 +17,7 @@ const env = { ...process.env, CEI_X_SECRET: FIXTURE_X_SECRET };
 function sourceOfEmptyRecords(dir: string, records: number): string {
   const source = join(dir, "source");
   mkdirSync(source);
-  for (const { file } of familyFiles) writeFileSync(join(source, file), "");
+  for (const { file } of families) writeFileSync(join(source, file), "");
   writeFileSync(join(source, "projects.jsonl"), "{}\n".repeat(records));
   return source;
 }

@@ -7,7 +7,7 @@ import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.
 import addFormatsModule from "ajv-formats";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { familyFiles } from "../../compiler/families/index.ts";
+import { families } from "../../compiler/families/index.ts";
 import { text, url } from "../../compiler/families/_common.ts";
 import { schemaFileName, schemaId, writeFamilyJsonSchemas } from "../../compiler/json-schema.ts";
 import { validateBatch } from "../../compiler/validate-lines.ts";
@@ -25,7 +25,7 @@ beforeAll(() => {
   const written = writeFamilyJsonSchemas(testTempDir("cei-json-schema-"));
   files = new Map(written.map((path) => [basename(path), JSON.parse(readFileSync(path, "utf8")) as Json]));
   const ajv = addFormats(new Ajv2020({ strict: true, allErrors: true }));
-  validators = new Map(familyFiles.map(({ family, file }) => [family, ajv.compile(files.get(schemaFileName(file))!)]));
+  validators = new Map(families.map(({ family, file }) => [family, ajv.compile(files.get(schemaFileName(file))!)]));
 });
 
 /** ajv's errors as the compiler's paths: `funding[0].amount_usd`, a missing field at its own path, `(root)` for the record. */
@@ -61,19 +61,19 @@ describe("cei schema files", () => {
         walk(property, `${path}.${name}`);
       }
     };
-    for (const { family, file } of familyFiles) {
+    for (const { family, file } of families) {
       const schema = files.get(schemaFileName(file))!;
       expect(schema.$id).toBe(schemaId(family));
       expect(schema.$schema).toBe("https://json-schema.org/draft/2020-12/schema");
       walk(schema, family);
     }
     expect(undescribed).toEqual([]);
-    expect(new Set([...files.values()].map((schema) => schema.$id)).size).toBe(familyFiles.length);
+    expect(new Set([...files.values()].map((schema) => schema.$id)).size).toBe(families.length);
   });
 
   it.each(["valid", "valid-changed"])("accept every record of fixtures/%s", (name) => {
     let records = 0;
-    for (const { family, file } of familyFiles) {
+    for (const { family, file } of families) {
       for (const line of fixtureLines(fixtureDir(name), file)) {
         expect(judge(family, JSON.parse(line)), `${name}/${file}: ${line.slice(0, 80)}`).toEqual({ compiler: [], ajv: undefined });
         records++;
@@ -85,7 +85,7 @@ describe("cei schema files", () => {
   it("accept every record of the bundled sample (`cei sample`)", async () => {
     const { dir } = await generateSample(AS_OF);
     const refused: string[] = [];
-    for (const { family, file } of familyFiles) {
+    for (const { family, file } of families) {
       const validate = validators.get(family)!;
       fixtureLines(dir, file).forEach((line, i) => {
         if (!validate(JSON.parse(line))) refused.push(`${file}:${i + 1}: ${ajvPaths(validate.errors ?? []).join(", ")}`);
@@ -98,7 +98,7 @@ describe("cei schema files", () => {
     const disagreements: string[] = [];
     let refused = 0;
     for (const dir of readdirSync(FIXTURES_DIR).filter((name) => name.startsWith("errors-"))) {
-      for (const { family, file } of familyFiles) {
+      for (const { family, file } of families) {
         for (const line of fixtureLines(fixtureDir(dir), file)) {
           let record: unknown;
           try {

@@ -7,7 +7,7 @@ import { cpSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSyn
 import { join } from "node:path";
 import { expect, test } from "vitest";
 import { compileSnapshot, type CompileOptions } from "../../compiler/compile.ts";
-import { familyFiles } from "../../compiler/families/index.ts";
+import { families } from "../../compiler/families/index.ts";
 import { MAX_NESTING } from "../../compiler/_json-text.ts";
 import { MAX_KINDS, OTHER_KINDS, problemKind } from "../../compiler/problem-report.ts";
 import { FIXTURE_COMPILED_AT, FIXTURE_X_SECRET, fixtureDir } from "../_support/fixtures.ts";
@@ -18,7 +18,7 @@ function sourceWith(files: Record<string, string>): string {
   const dir = testTempDir("cei-bounds-");
   const source = join(dir, "source");
   mkdirSync(source);
-  for (const { file } of familyFiles) writeFileSync(join(source, file), files[file] ?? "");
+  for (const { file } of families) writeFileSync(join(source, file), files[file] ?? "");
   return source;
 }
 

@@ -5,16 +5,16 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll } from "vitest";
 import type { z } from "zod";
-import type { eventSource } from "../../compiler/families/events.ts";
-import type { fundSource } from "../../compiler/families/funds.ts";
-import { familyFiles } from "../../compiler/families/index.ts";
-import type { newsSource } from "../../compiler/families/news.ts";
-import type { personSource } from "../../compiler/families/people.ts";
-import type { projectSource } from "../../compiler/families/projects.ts";
-import type { stockSource } from "../../compiler/families/stocks.ts";
-import type { tokenSource } from "../../compiler/families/tokens.ts";
-import type { trendingSignalSource } from "../../compiler/families/trending.ts";
-import type { xAccountSource } from "../../compiler/families/x-accounts.ts";
+import type { eventSource } from "../../compiler/families/events/source.ts";
+import type { fundSource } from "../../compiler/families/funds/source.ts";
+import { families } from "../../compiler/families/index.ts";
+import type { newsSource } from "../../compiler/families/news/source.ts";
+import type { personSource } from "../../compiler/families/people/source.ts";
+import type { projectSource } from "../../compiler/families/projects/source.ts";
+import type { stockSource } from "../../compiler/families/stocks/source.ts";
+import type { tokenSource } from "../../compiler/families/tokens/source.ts";
+import type { trendingSignalSource } from "../../compiler/families/trending/source.ts";
+import type { xAccountSource } from "../../compiler/families/x-accounts/source.ts";
 import { writeSample } from "../../data/sample.ts";
 
 export const HOUR = 3_600_000;
@@ -66,15 +66,15 @@ export function readLines(dir: string, file: string): string[] {
 /** Writes and reads back a sample; throws on the first line that does not parse. */
 export async function loadSample(asOf: Date, scale = 1): Promise<Sample> {
   const { dir, files } = await generateSample(asOf, scale);
-  const families: Record<string, unknown[]> = {};
-  for (const { family, file, schema } of familyFiles) {
-    families[family] = readLines(dir, file).map((line, i) => {
+  const records: Record<string, unknown[]> = {};
+  for (const { family, file, schema } of families) {
+    records[family] = readLines(dir, file).map((line, i) => {
       const parsed = schema.safeParse(JSON.parse(line));
       if (!parsed.success) throw new Error(`${file}:${i + 1}: ${parsed.error.message}`);
       return parsed.data;
     });
   }
-  return { dir, asOf, files, ...families } as Sample;
+  return { dir, asOf, files, ...records } as Sample;
 }
 
 export function fileNames(dir: string): string[] {

@@ -5,7 +5,7 @@ import { Command } from "commander";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { readXSecret } from "../../cli/compile.ts";
 import { parseAsOf, parseScale, registerSample } from "../../cli/sample.ts";
-import { familyFiles } from "../../compiler/families/index.ts";
+import { families } from "../../compiler/families/index.ts";
 import { tempDir } from "./_sample.ts";
 
 describe("parseAsOf", () => {
@@ -51,7 +51,7 @@ describe("cei sample", () => {
     const out = join(tempDir("cei-sample-cli-"), "nested");
     const stderr = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
     await program().parseAsync(["sample", "--out", out, "--as-of", "2026-06-15T12:00:00Z", "--scale", "1"], { from: "user" });
-    expect(readdirSync(out).sort()).toEqual([".cei-x-secret", ...familyFiles.map((f) => f.file)].sort());
+    expect(readdirSync(out).sort()).toEqual([".cei-x-secret", ...families.map((f) => f.file)].sort());
     // The X id secret lives with the sources, private to their owner (cli/compile.ts reads it there).
     expect(statSync(join(out, ".cei-x-secret")).mode & 0o777).toBe(0o600);
     expect(readXSecret(undefined, join(out, ".cei-x-secret"), {})).toMatch(/^[0-9a-f]{64}$/);

@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { familyFiles } from "../../compiler/families/index.ts";
+import { families } from "../../compiler/families/index.ts";
 import { AS_OF, DAY, generateSample, readLines } from "./_sample.ts";
 
 const DATE_OR_TIME = /\b\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}:\d{2}\.\d{3}Z)?\b/g;
@@ -20,7 +20,7 @@ describe("writeSample determinism", () => {
     const first = await generateSample(AS_OF, 2);
     const second = await generateSample(AS_OF, 2);
     expect(second.files).toEqual(first.files);
-    for (const { file } of familyFiles) {
+    for (const { file } of families) {
       const a = readFileSync(join(first.dir, file));
       const b = readFileSync(join(second.dir, file));
       expect(a.length, file).toBeGreaterThan(0);
@@ -33,7 +33,7 @@ describe("writeSample determinism", () => {
     const before = await generateSample(AS_OF);
     const after = await generateSample(new Date(AS_OF.getTime() + shift));
     expect(after.files).toEqual(before.files);
-    for (const { file } of familyFiles) {
+    for (const { file } of families) {
       const expected = readLines(before.dir, file).map((line) => shiftDates(line, shift));
       expect(readLines(after.dir, file), file).toEqual(expected);
     }

@@ -1,9 +1,9 @@
 // At scale 1 the sample holds what every operation needs to answer with real data, on any date,
 // plus records of every kind the compiler must exclude.
 import { beforeAll, describe, expect, it } from "vitest";
-import { fundTypes } from "../../compiler/families/funds.ts";
-import { hotTiers } from "../../compiler/families/projects.ts";
-import { cryptoAngles, stockRegions } from "../../compiler/families/stocks.ts";
+import { fundTypes } from "../../compiler/families/funds/source.ts";
+import { hotTiers } from "../../compiler/families/projects/source.ts";
+import { cryptoAngles, stockRegions } from "../../compiler/families/stocks/source.ts";
 import { AS_OF, DAY, HOUR, OTHER_AS_OFS, ageMs, loadSample, visible, ymd, type Sample } from "./_sample.ts";
 
 const distinct = <T>(values: T[]): T[] => [...new Set(values)].sort();

@@ -1,6 +1,6 @@
 // Every line of every file the sample writes parses with its family's source schema.
 import { describe, expect, it } from "vitest";
-import { familyFiles } from "../../compiler/families/index.ts";
+import { families } from "../../compiler/families/index.ts";
 import { AS_OF, OTHER_AS_OFS, fileNames, generateSample, readLines } from "./_sample.ts";
 
 describe("writeSample output parses with the family schemas", () => {
@@ -10,9 +10,9 @@ describe("writeSample output parses with the family schemas", () => {
     { asOf: OTHER_AS_OFS[1]!, scale: 3 },
   ])("as of $asOf, scale $scale: no problems", async ({ asOf, scale }) => {
     const { dir, files } = await generateSample(asOf, scale);
-    expect(fileNames(dir)).toEqual(familyFiles.map((f) => f.file).sort());
+    expect(fileNames(dir)).toEqual(families.map((f) => f.file).sort());
     const problems: string[] = [];
-    for (const { file, schema } of familyFiles) {
+    for (const { file, schema } of families) {
       const lines = readLines(dir, file);
       expect(lines.length).toBe(files[file]);
       lines.forEach((line, i) => {
@@ -27,7 +27,7 @@ describe("writeSample output parses with the family schemas", () => {
 
   it("writes one JSON object per line, newline-terminated, with no blank lines", async () => {
     const { dir } = await generateSample(AS_OF);
-    for (const { file } of familyFiles) {
+    for (const { file } of families) {
       for (const line of readLines(dir, file)) {
         expect(line.startsWith("{") && line.endsWith("}")).toBe(true);
       }

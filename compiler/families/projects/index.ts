@@ -1,0 +1,27 @@
+// Projects: identity, reviewed features, verified events and funding rounds, the daily TVL series
+// with its mapping, and trend observations; named by tokens, people, news, X accounts and trending.
+import { defineFamily } from "../_define.ts";
+import { projectSource } from "./source.ts";
+import { projectChecks, projectEligibility, projectExclusions, projectObservations, projectOutput } from "./sql.ts";
+import { projectStaging } from "./staging.ts";
+
+export const projects = defineFamily({
+  family: "projects",
+  file: "projects.jsonl",
+  schema: projectSource,
+  staging: projectStaging,
+  reference: { type: "project", table: "s_projects", id: "id", kept: "k_projects", claimedBy: "id" },
+  checks: projectChecks,
+  observations: projectObservations,
+  eligibility: projectEligibility,
+  exclusions: () => projectExclusions,
+  output: projectOutput,
+  search: { type: "project", table: "projects", columns: ["name", "slug"] },
+  diff: "projects",
+  stale: {
+    trending_projects: {
+      staleRule: "trend_observation_stale",
+      locate: "SELECT 'projects.jsonl', project_line, 'trend', observed_at FROM k_trend_checked ORDER BY observed_at DESC, project_line LIMIT 1",
+    },
+  },
+});

@@ -1,0 +1,36 @@
+// Stocks: crypto-related listed companies, ranked by IPO date in the stock rankings.
+import { defineFamily } from "../_define.ts";
+import { duplicate, visibilityCounts } from "../_sql.ts";
+import { bit } from "../_values.ts";
+import { stockSource } from "./source.ts";
+
+export const stocks = defineFamily({
+  family: "stocks",
+  file: "stocks.jsonl",
+  schema: stockSource,
+  staging: {
+    tables: {
+      s_stocks: {
+        line: "INTEGER", id: "TEXT", slug: "TEXT", name: "TEXT", ticker: "TEXT", exchange: "TEXT", region: "TEXT",
+        crypto_angle: "TEXT", ipo_date: "TEXT", is_pre_ipo: "INTEGER", hidden: "INTEGER", deleted: "INTEGER",
+      },
+    },
+    rows(r, line, to) {
+      to("s_stocks").push(line, r.id, r.slug, r.name, r.ticker, r.exchange, r.region, r.crypto_angle, r.ipo_date, bit(r.is_pre_ipo),
+        bit(r.hidden), bit(r.deleted));
+    },
+    indexSql: [
+      "CREATE INDEX s_stocks_id ON s_stocks (id);",
+      "CREATE INDEX s_stocks_slug ON s_stocks (slug);",
+    ].join("\n"),
+  },
+  checks: () => [
+    duplicate("s_stocks", "stocks.jsonl", "id", "id", "id"),
+    duplicate("s_stocks", "stocks.jsonl", "slug", "slug", "slug"),
+  ],
+  eligibility: () => "\nCREATE TABLE kept.k_stocks AS SELECT * FROM s_stocks WHERE hidden = 0 AND deleted = 0;",
+  exclusions: () => visibilityCounts("s_stocks"),
+  output: "INSERT INTO stocks SELECT id, slug, name, ticker, exchange, region, crypto_angle, ipo_date, is_pre_ipo FROM k_stocks ORDER BY id;",
+  search: { type: "stock", table: "stocks", columns: ["name", "ticker", "slug"] },
+  diff: "stocks",
+});

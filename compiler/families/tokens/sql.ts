@@ -1,0 +1,68 @@
+// Tokens in SQL: the checks of their ids and references, the market universe and the tokenomics
+// fields kept, the exclusion counts, and the snapshot rows.
+import type { ReferenceSql } from "../_define.ts";
+import { duplicate, intoProblems, quote, visibilityCounts } from "../_sql.ts";
+import { cutoff, eligibilityThresholds as t } from "../../policy.ts";
+
+export const tokenChecks = (references: ReferenceSql): string[] => [
+  duplicate("s_tokens", "tokens.jsonl", "id", "id", "id"),
+  duplicate("s_tokens", "tokens.jsonl", "benchmark", "benchmark", "benchmark"),
+  `${intoProblems} SELECT 'tokens.jsonl', k.line, 'project_id', printf('unknown project %s', json_quote(k.project_id))
+   FROM s_tokens k WHERE k.project_id IS NOT NULL AND NOT ${references.exists("project", "k.project_id")};`,
+];
+
+export const tokenObservations = [
+  { table: "s_tokens", column: "observed_at", line: "line", path: "'market.observed_at'" },
+  { table: "s_tokenomics_fields", column: "verified_at", line: "token_line", path: "printf('tokenomics.%s.verified_at', field)" },
+];
+
+export function tokenEligibility(compiledAt: Date): string {
+  const tokenomicsCutoff = quote(cutoff(compiledAt, t.tokenomicsFieldMaxAge));
+  const marketCutoff = quote(cutoff(compiledAt, t.marketObservationMaxAge));
+  return `
+CREATE TABLE kept.k_tokens AS SELECT * FROM s_tokens WHERE hidden = 0 AND deleted = 0;
+CREATE INDEX kept.k_tokens_id ON k_tokens (id);
+CREATE TABLE kept.k_market_checked AS SELECT *,
+    CASE WHEN observed_at < ${marketCutoff} THEN 'market_observation_stale'
+      WHEN rank > ${t.marketUniverseMaxRank} THEN 'market_outside_top_200'
+      WHEN market_eligible = 0 THEN 'market_ineligible' END AS rule
+  FROM k_tokens WHERE observed_at IS NOT NULL;
+CREATE TABLE kept.k_market AS SELECT * FROM (
+    SELECT *, row_number() OVER (ORDER BY market_cap_usd DESC, id) AS position FROM k_market_checked WHERE rule IS NULL)
+  WHERE position <= ${t.marketUniverseMaxRank};
+CREATE TABLE kept.k_tokenomics_checked AS SELECT k.id AS token_id, k.line AS token_line, f.field, f.verified_at,
+    CASE WHEN f.verified_at < ${tokenomicsCutoff} THEN 'tokenomics_field_stale'
+      WHEN f.confidence < ${t.tokenomicsMinConfidence} THEN 'tokenomics_field_low_confidence' END AS rule
+  FROM s_tokenomics_fields f JOIN k_tokens k ON k.line = f.token_line;
+CREATE TABLE kept.k_tokenomics AS SELECT token_id, token_line, field, verified_at FROM k_tokenomics_checked WHERE rule IS NULL;`;
+}
+
+export const tokenExclusions = {
+  ...visibilityCounts("s_tokens"),
+  tokenomics_field_stale: "(SELECT count(*) FROM k_tokenomics_checked WHERE rule = 'tokenomics_field_stale')",
+  tokenomics_field_low_confidence: "(SELECT count(*) FROM k_tokenomics_checked WHERE rule = 'tokenomics_field_low_confidence')",
+  market_observation_stale: "(SELECT count(*) FROM k_market_checked WHERE rule = 'market_observation_stale')",
+  market_outside_top_200: "(SELECT count(*) FROM k_market_checked WHERE rule = 'market_outside_top_200' OR (rule IS NULL AND id NOT IN (SELECT id FROM k_market)))",
+  market_ineligible: "(SELECT count(*) FROM k_market_checked WHERE rule = 'market_ineligible')",
+  reference_ineligible: "(SELECT count(*) FROM k_tokens WHERE project_id IS NOT NULL AND project_id NOT IN (SELECT id FROM k_projects))",
+};
+
+export const tokenOutput = `
+INSERT INTO tokens SELECT id, slug, symbol, name FROM k_tokens ORDER BY id;
+INSERT INTO tokenomics (token_id, as_of, model_type)
+  SELECT f.token_id, min(f.verified_at), max(CASE WHEN f.field = 'model_type' THEN s.model_type END)
+  FROM k_tokenomics f JOIN s_tokenomics_fields s ON s.token_line = f.token_line AND s.field = f.field
+  GROUP BY f.token_id ORDER BY f.token_id;
+INSERT INTO tokenomics_allocations
+  SELECT f.token_id, a.idx + 1, a.bucket, a.percent_supply, a.amount_native
+  FROM k_tokenomics f JOIN s_allocations a ON a.token_line = f.token_line
+  WHERE f.field = 'allocations' ORDER BY f.token_id, a.idx;
+INSERT INTO tokenomics_vesting
+  SELECT f.token_id, v.idx + 1, v.allocation_bucket, v.start_at, v.cliff_at, v.end_at, v.cadence, v.percent_unlocked_at_tge, v.amount_native
+  FROM k_tokenomics f JOIN s_vesting v ON v.token_line = f.token_line
+  WHERE f.field = 'vesting_schedules' ORDER BY f.token_id, v.idx;
+INSERT INTO tokenomics_utilities
+  SELECT f.token_id, u.idx + 1, u.utility_type
+  FROM k_tokenomics f JOIN s_utilities u ON u.token_line = f.token_line
+  WHERE f.field = 'utilities' ORDER BY f.token_id, u.idx;
+`;

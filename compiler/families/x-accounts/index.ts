@@ -1,0 +1,51 @@
+// X accounts: the handle is read to derive an opaque id and a search hash (x-ids.ts), and never
+// written; an account may link to a project or a person. Named by handle in trending entries.
+import { defineFamily, type Json } from "../_define.ts";
+import { duplicate, intoProblems, visibilityCounts } from "../_sql.ts";
+import { bit, nullable } from "../_values.ts";
+import { xAccountSource } from "./source.ts";
+
+export const xAccounts = defineFamily({
+  family: "x_accounts",
+  file: "x_accounts.jsonl",
+  schema: xAccountSource,
+  staging: {
+    tables: {
+      s_x: {
+        line: "INTEGER", xid: "TEXT", handle_hash: "TEXT", linked_type: "TEXT", linked_id: "TEXT", hidden: "INTEGER", deleted: "INTEGER",
+      },
+    },
+    rows(r, line, to, xid, handleHash) {
+      const linked = r.linked_entity as Json | null;
+      to("s_x").push(line, xid, handleHash, nullable(linked?.type), nullable(linked?.id), bit(r.hidden), bit(r.deleted));
+    },
+    indexSql: "CREATE INDEX s_x_id ON s_x (xid);",
+  },
+  xHandle: {
+    of: (r) => r.handle as string,
+    missingSecret: { path: "(root)", message: "an X secret is required to compile X accounts", once: true },
+  },
+  reference: { type: "x_account", table: "s_x", id: "xid", kept: "k_x", claimedBy: "handle" },
+  checks: (references) => [
+    `${intoProblems} SELECT 'x_accounts.jsonl', line, 'handle', printf('duplicate X handle (first on line %d)', first)
+   FROM (SELECT line, min(line) OVER (PARTITION BY xid) AS first FROM s_x) WHERE line > first;`,
+    // An X account that is itself visible must link to a visible record (a hidden account may
+    // keep its link to a record that was hidden with it).
+    `${intoProblems} SELECT 'x_accounts.jsonl', x.line, 'linked_entity.id',
+     CASE WHEN NOT ${references.known("x.linked_type", "x.linked_id")} THEN printf('unknown %s %s', x.linked_type, json_quote(x.linked_id))
+       ELSE printf('%s %s is hidden or deleted', x.linked_type, json_quote(x.linked_id)) END
+   FROM s_x x
+   WHERE x.linked_type IS NOT NULL AND (NOT ${references.known("x.linked_type", "x.linked_id")} OR (x.hidden = 0 AND x.deleted = 0 AND NOT CASE x.linked_type
+     WHEN 'project' THEN EXISTS (SELECT 1 FROM s_projects t WHERE t.id = x.linked_id AND t.hidden = 0 AND t.deleted = 0) OR ${references.invalid("project", "x.linked_id")}
+     ELSE EXISTS (SELECT 1 FROM s_people t WHERE t.id = x.linked_id AND t.hidden = 0 AND t.deleted = 0) OR ${references.invalid("person", "x.linked_id")} END));`,
+  ],
+  eligibility: () => `
+CREATE TABLE kept.k_x AS SELECT * FROM s_x WHERE hidden = 0 AND deleted = 0;
+CREATE INDEX kept.k_x_id ON k_x (xid);`,
+  exclusions: () => visibilityCounts("s_x"),
+  output: `
+INSERT INTO x_accounts SELECT xid, linked_type, linked_id FROM k_x ORDER BY xid;
+INSERT INTO x_handle_index SELECT handle_hash, xid FROM k_x ORDER BY handle_hash;
+`,
+  diff: "x_accounts",
+});
