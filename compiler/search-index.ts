@@ -4,7 +4,7 @@
 // (`js_lower`) so that it matches the server's String.prototype.toLowerCase for non-ASCII names,
 // which SQLite's lower() does not.
 import type Database from "better-sqlite3";
-import { SEARCH_KEY_FAMILIES, type SearchKeyFamily } from "./snapshot-schema.ts";
+import { SEARCH_KEY_FAMILIES, type SearchKeyFamily } from "../snapshot/schema.ts";
 
 export function registerSearchFunctions(db: Database.Database): void {
   db.function("js_lower", { deterministic: true }, (value: unknown) => (typeof value === "string" ? value.toLowerCase() : null));

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { Worker } from "node:worker_threads";
 import Database from "better-sqlite3";
-import { SNAPSHOT_FORMAT_VERSION } from "../compiler/snapshot-schema.ts";
+import { SNAPSHOT_FORMAT_VERSION } from "../snapshot/schema.ts";
 
 /** Address space, not memory: pages are shared with the OS page cache and read on demand. */
 const SNAPSHOT_MMAP_BYTES = 1 << 30;

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
-import { SNAPSHOT_FORMAT_VERSION } from "../../compiler/snapshot-schema.ts";
+import { SNAPSHOT_FORMAT_VERSION } from "../../snapshot/schema.ts";
 import { xAccountId } from "../../compiler/x-ids.ts";
 import type { RunningServer } from "../../server/listen.ts";
 import { openMeterDatabase } from "../../server/meter/_database.ts";
