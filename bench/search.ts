@@ -8,7 +8,7 @@ import { join } from "node:path";
 import type Database from "better-sqlite3";
 import type { ErrorDetail } from "../server/errors.ts";
 import { dataValue } from "../server/_json-text.ts";
-import { handleSearchKey } from "../compiler/x-ids.ts";
+import { handleSearchKey } from "../snapshot/x-ids.ts";
 import type { Caller } from "../server/operations/_operation.ts";
 import { createSearchIndex, defaultSearchFamilies, SEARCH_CANDIDATE_LIMIT } from "../server/operations/_search.ts";
 import { SEARCH_DEFAULT_LIMIT, searchEntities, searchEntries } from "../server/operations/search-entities.ts";

@@ -4,7 +4,7 @@ import { familyFiles } from "./families/index.ts";
 import { BOM, invalidJsonMessage, MAX_NESTING, mayRepeatKeys, nestedDeeperThan, repeatedKey } from "./_json-text.ts";
 import { formatIssues, formatPath } from "./issues.ts";
 import { invalidTables, stagingRows, type StagingRows } from "./staging.ts";
-import { handleSearchHash, handleSearchKey, xAccountId } from "./x-ids.ts";
+import { handleSearchHash, handleSearchKey, xAccountId } from "../snapshot/x-ids.ts";
 
 export interface LineBatch {
   family: string;

@@ -7,7 +7,7 @@ import { dirname, join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { SNAPSHOT_FORMAT_VERSION } from "../../snapshot/schema.ts";
-import { xAccountId } from "../../compiler/x-ids.ts";
+import { xAccountId } from "../../snapshot/x-ids.ts";
 import type { RunningServer } from "../../server/listen.ts";
 import { openMeterDatabase } from "../../server/meter/_database.ts";
 import { createKey } from "../../server/meter/keys.ts";

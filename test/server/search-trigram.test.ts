@@ -10,7 +10,7 @@ import { afterAll, beforeAll, expect, test } from "vitest";
 import { compileSnapshot } from "../../compiler/compile.ts";
 import { SEARCH_KEY_FAMILIES } from "../../snapshot/schema.ts";
 import { writeSample } from "../../data/sample.ts";
-import { handleSearchHash, handleSearchKey, normaliseHandle } from "../../compiler/x-ids.ts";
+import { handleSearchHash, handleSearchKey, normaliseHandle } from "../../snapshot/x-ids.ts";
 import { createSearchIndex, SEARCH_CANDIDATE_LIMIT, type SearchEntries, type SearchFamily } from "../../server/operations/_search.ts";
 
 const AS_OF = new Date("2026-11-21T12:00:00.000Z");
