@@ -4,7 +4,7 @@
 // (snapshot/_open.ts), never SQLite's.
 import type { Command } from "commander";
 import { readSnapshotManifest, SnapshotDiffError } from "../snapshot/diff.ts";
-import { precomputedFreshness } from "../server/freshness.ts";
+import { precomputedFreshness } from "../snapshot/freshness.ts";
 
 /** Throws SnapshotDiffError, whose message names the file, when `file` is missing or not a snapshot. */
 export function inspectSnapshot(file: string): Record<string, unknown> {

@@ -4,7 +4,7 @@
 import type { Server } from "node:http";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import { ADDRESS_DROP_EVENT } from "./_address-limits.ts";
-import { asOfMs, precomputedFreshness } from "./freshness.ts";
+import { asOfMs, precomputedFreshness } from "../snapshot/freshness.ts";
 import type { MeterObserver } from "./meter/_queue.ts";
 import type { Serving, SwapOutcome } from "./serving.ts";
 

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { compileSnapshot } from "../../compiler/compile.ts";
-import { freshnessBounds } from "../../server/policy.ts";
+import { freshnessBounds } from "../../snapshot/freshness.ts";
 import { AS_OF, OTHER_AS_OFS, generateSample, tempDir } from "./_sample.ts";
 
 type Manifest = {

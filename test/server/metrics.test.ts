@@ -9,7 +9,7 @@ import type { RunningServer } from "../../server/listen.ts";
 import { createLogger } from "../../server/log.ts";
 import { Metrics } from "../../server/metrics.ts";
 import { startMetricsServer, type MetricsListener } from "../../server/metrics-listen.ts";
-import { precomputedFreshness, asOfMs } from "../../server/freshness.ts";
+import { precomputedFreshness, asOfMs } from "../../snapshot/freshness.ts";
 import { operationPolicy } from "../../server/policy.ts";
 import { Serving } from "../../server/serving.ts";
 import { listenerLog, servingLog } from "../../server/_observe.ts";
