@@ -12,7 +12,7 @@ import { handleSearchKey } from "../snapshot/x-ids.ts";
 import type { Caller } from "../server/operations/_operation.ts";
 import { createSearchIndex, defaultSearchFamilies, SEARCH_CANDIDATE_LIMIT } from "../server/operations/_search.ts";
 import { SEARCH_DEFAULT_LIMIT, searchEntities, searchEntries } from "../server/operations/search-entities.ts";
-import { openSnapshot } from "../server/snapshot.ts";
+import { openSnapshot } from "../snapshot/open.ts";
 import { BENCH_X_SECRET, type BenchConfig } from "./_config.ts";
 import { percentile } from "./_load.ts";
 import { fixed, target, type SectionResult } from "./_report.ts";

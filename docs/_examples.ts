@@ -17,7 +17,7 @@ import { createKey } from "../server/meter/keys.ts";
 import { SqliteMeter } from "../server/meter/meter.ts";
 import { tierRateLimits, type OperationId, type Scope, type Tier } from "../server/policy.ts";
 import { Serving } from "../server/serving.ts";
-import { openSnapshot } from "../server/snapshot.ts";
+import { openSnapshot } from "../snapshot/open.ts";
 
 export const EXAMPLES_AS_OF = new Date("2026-11-21T12:00:00.000Z");
 /** The server's clock while the examples run: five minutes after the as-of. */

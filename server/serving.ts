@@ -10,7 +10,8 @@ import { handleSearchKey } from "../snapshot/x-ids.ts";
 import type { OperationDeps } from "./operations/_operation.ts";
 import type { OperationId } from "./policy.ts";
 import { routes } from "./routes.ts";
-import { checkSnapshotIntegrity, copySnapshot, fileIdentity, openSnapshot, readServingManifest } from "./snapshot.ts";
+import { checkSnapshotIntegrity, openSnapshot, readServingManifest } from "../snapshot/open.ts";
+import { copySnapshot, fileIdentity } from "./snapshot-copy.ts";
 import { serveRoute, type ServedRoute } from "./_pipeline.ts";
 import { watchFreshness, type StaleWarning } from "./_stale-warnings.ts";
 

@@ -11,7 +11,7 @@ import { xAccountId } from "../../snapshot/x-ids.ts";
 import type { RunningServer } from "../../server/listen.ts";
 import { openMeterDatabase } from "../../server/meter/_database.ts";
 import { createKey } from "../../server/meter/keys.ts";
-import { openSnapshot } from "../../server/snapshot.ts";
+import { openSnapshot } from "../../snapshot/open.ts";
 import { FIXTURE_X_SECRET } from "../_support/fixtures.ts";
 import { createTestService, fixtureSnapshot, REQUEST_ID, startTestServer, type TestService } from "../_support/server.ts";
 import { openApiContract } from "../_support/openapi.ts";

@@ -17,7 +17,7 @@ import { SqliteMeter } from "../../server/meter/meter.ts";
 import { operationPolicy, type OperationId } from "../../server/policy.ts";
 import { routes } from "../../server/routes.ts";
 import { Serving } from "../../server/serving.ts";
-import { openSnapshot } from "../../server/snapshot.ts";
+import { openSnapshot } from "../../snapshot/open.ts";
 import { REQUEST_ID, startTestServer } from "../_support/server.ts";
 
 const AS_OF = new Date("2026-11-21T12:00:00.000Z");
