@@ -4,30 +4,11 @@
 // (`js_lower`) so that it matches the server's String.prototype.toLowerCase for non-ASCII names,
 // which SQLite's lower() does not.
 import type Database from "better-sqlite3";
-import { SEARCH_KEY_FAMILIES, type SearchKeyFamily } from "../snapshot/schema.ts";
+import { SEARCH_KEY_FAMILIES, searchKeyColumns, type SearchKeyFamily } from "../snapshot/search-keys.ts";
 
 export function registerSearchFunctions(db: Database.Database): void {
   db.function("js_lower", { deterministic: true }, (value: unknown) => (typeof value === "string" ? value.toLowerCase() : null));
 }
-
-/** The searchable columns of each family; news and events are the tables get_news and get_event serve. */
-const keys: Record<SearchKeyFamily, [table: string, columns: string[], where?: string]> = {
-  project: ["projects", ["name", "slug"]],
-  token: ["tokens", ["name", "symbol", "slug"]],
-  fund: ["funds", ["name", "slug"]],
-  stock: ["stocks", ["name", "ticker", "slug"]],
-  person: ["people", ["full_name", "slug"], "is_search_candidate = 1"],
-  news: ["news", ["title"]],
-  event: ["events", ["name", "slug"]],
-};
-
-/** The table each family's keys come from: the server reads a hit's entry from its row there. */
-export const SEARCH_KEY_TABLES = Object.fromEntries(
-  Object.entries(keys).map(([family, [table]]) => [family, table]),
-) as Record<SearchKeyFamily, string>;
-
-/** The most keys one entity has in its family (one per searchable column; equal keys are one). */
-export const SEARCH_KEYS_PER_ENTITY = Math.max(...Object.values(keys).map(([, columns]) => columns.length));
 
 /**
  * The key of `column`, lower-cased as the server does: SQLite's lower() for ASCII text (it folds
@@ -42,7 +23,7 @@ const lowered = (column: string): string => `CASE WHEN octet_length(${column}) =
  * UNION, without its de-duplicating b-tree (~0.4 s at 1M records).
  */
 function keySelects(type: SearchKeyFamily): string[] {
-  const [table, columns, where] = keys[type];
+  const [table, columns, where] = searchKeyColumns[type];
   return columns.map((column, i) => {
     const conditions = [
       ...(where === undefined ? [] : [where]),

@@ -4,8 +4,7 @@
 // no search examines more than SEARCH_CANDIDATE_LIMIT of them (decision 21).
 import type Database from "better-sqlite3";
 import { z } from "zod";
-import { SEARCH_KEY_FAMILIES, type SearchKeyFamily } from "../../snapshot/schema.ts";
-import { SEARCH_KEY_TABLES, SEARCH_KEYS_PER_ENTITY } from "../../compiler/search-index.ts";
+import { SEARCH_KEY_FAMILIES, SEARCH_KEY_TABLES, SEARCH_KEYS_PER_ENTITY, type SearchKeyFamily } from "../../snapshot/search-keys.ts";
 import { handleSearchHash, normaliseHandle } from "../../snapshot/x-ids.ts";
 
 /** The six families of the spec: searched and echoed when a request names no `types`. */

@@ -7,7 +7,7 @@ import {
   createSearchIndex, defaultSearchFamilies, searchFamilies, searchText, type SearchEntries, type SearchFamily,
 } from "./_search.ts";
 import { defineOperation } from "./_operation.ts";
-import type { SearchKeyFamily } from "../../snapshot/schema.ts";
+import type { SearchKeyFamily } from "../../snapshot/search-keys.ts";
 import { JsonText } from "../_json-text.ts";
 
 export const SEARCH_DEFAULT_LIMIT = 10;

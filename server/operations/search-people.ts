@@ -27,7 +27,7 @@ export const searchPeople = defineOperation({
   request: searchPeopleRequest,
   response: searchPeopleResponse,
   prepare({ snapshot }) {
-    // The person keys are the search candidates' only (compiler/search-index.ts).
+    // The person keys are the search candidates' only (snapshot/search-keys.ts).
     const index = createSearchIndex(snapshot, undefined, { families: { person: searchEntries.families.person! } });
     const people = new Set(["person"] as const);
     return ({ query }): JsonText => {

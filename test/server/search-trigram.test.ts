@@ -8,7 +8,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { compileSnapshot } from "../../compiler/compile.ts";
-import { SEARCH_KEY_FAMILIES } from "../../snapshot/schema.ts";
+import { SEARCH_KEY_FAMILIES } from "../../snapshot/search-keys.ts";
 import { writeSample } from "../../data/sample.ts";
 import { handleSearchHash, handleSearchKey, normaliseHandle } from "../../snapshot/x-ids.ts";
 import { createSearchIndex, SEARCH_CANDIDATE_LIMIT, type SearchEntries, type SearchFamily } from "../../server/operations/_search.ts";
