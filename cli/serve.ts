@@ -6,7 +6,7 @@ import { startListhenServer } from "../server/listen-listhen.ts";
 import { listenDefaults, parseListenLimits, type ListenLimitOptions } from "../server/listen-limits.ts";
 import { createServiceLog, logLevels, parseLogLevel, type Logger, type ServiceLog } from "../server/log.ts";
 import { isPostgresUrl, openMeter, redactUrl } from "../server/meter/open.ts";
-import type { Meter } from "../server/meter/meter.ts";
+import type { Meter } from "../server/meter/interface.ts";
 import { Metrics } from "../server/metrics.ts";
 import { startMetricsServer } from "../server/metrics-listen.ts";
 import { Serving } from "../server/serving.ts";

@@ -4,7 +4,7 @@
 import { H3, type H3Event } from "h3";
 import { ApiError } from "./errors.ts";
 import { errorsOnStderr, type Logger } from "./log.ts";
-import type { Meter } from "./meter/meter.ts";
+import type { Meter } from "./meter/interface.ts";
 import type { Metrics } from "./metrics.ts";
 import { publicRoutes } from "./public-routes.ts";
 import { routes, type Route } from "./routes.ts";

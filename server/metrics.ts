@@ -5,7 +5,7 @@ import type { Server } from "node:http";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import { ADDRESS_DROP_EVENT } from "./_address-limits.ts";
 import { asOfMs, precomputedFreshness } from "../snapshot/freshness.ts";
-import type { MeterObserver } from "./meter/_queue.ts";
+import type { MeterObserver } from "./meter/interface.ts";
 import type { Serving, SwapOutcome } from "./serving.ts";
 
 /** Seconds; the API answers most requests in well under a millisecond, and a few search calls in tens. */

@@ -4,7 +4,7 @@ import { scopes as allScopes, tiers, type Scope, type Tier } from "../policy.ts"
 import type { MeterDatabase } from "./_database.ts";
 import { isScope, isTier, scopesFromColumn, scopesToColumn, tierFromColumn } from "./_columns.ts";
 import { displayPrefix, hashSecret, newKeyId, newSecret } from "./_secret.ts";
-import type { KeyState } from "./meter.ts";
+import type { KeyState } from "./interface.ts";
 
 /** A problem an operator can fix (unknown id, bad value): printed as one line, never a stack trace. */
 export class KeyManagementError extends Error {

@@ -1,6 +1,7 @@
 // Which meter a `--meter` value names: a postgres:// or postgresql:// URL is a PostgreSQL database
 // shared by any number of readers; anything else is a SQLite file path, for one machine.
-import { SqliteMeter, type Meter, type MeterOptions } from "./meter.ts";
+import { SqliteMeter } from "./meter.ts";
+import type { Meter, MeterOptions } from "./interface.ts";
 import { PostgresMeter } from "./postgres/meter.ts";
 import { isPostgresUrl } from "./postgres/_pool.ts";
 

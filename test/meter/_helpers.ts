@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openMeterDatabase } from "../../server/meter/_database.ts";
 import { createKey, type CreatedKey } from "../../server/meter/keys.ts";
-import type { KeyRecord, Meter, Settlement } from "../../server/meter/meter.ts";
+import type { KeyRecord, Meter, Settlement } from "../../server/meter/interface.ts";
 import type { Scope, Tier } from "../../server/policy.ts";
 
 /** 2026-11-21T18:29:10.250Z: inside the window that ends at 18:30:00.000Z. */

@@ -4,7 +4,8 @@
 // after another.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { SqliteMeter, type KeyRecord, type Settlement } from "../../server/meter/meter.ts";
+import { SqliteMeter } from "../../server/meter/meter.ts";
+import type { KeyRecord, Settlement } from "../../server/meter/interface.ts";
 import { T0, answerOf, inspect, issueKey, settleRequest, tempDir } from "./_helpers.ts";
 
 /** `free`: a request that costs nothing (GET /v1/key); `fails`: its work throws. */

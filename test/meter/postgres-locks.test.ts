@@ -4,8 +4,7 @@
 import pg from "pg";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openKeyStore } from "../../server/meter/key-store.ts";
-import type { KeyRecord } from "../../server/meter/meter.ts";
-import { METER_WAIT_LIMIT_MS, MeterBusyError } from "../../server/meter/_queue.ts";
+import { METER_WAIT_LIMIT_MS, MeterBusyError, type KeyRecord } from "../../server/meter/interface.ts";
 import { PostgresMeter } from "../../server/meter/postgres/meter.ts";
 import { newPostgresDatabase } from "../_support/meter-backends.ts";
 

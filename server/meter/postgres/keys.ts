@@ -6,7 +6,7 @@ import { scopesToColumn } from "../_columns.ts";
 import { displayPrefix, hashSecret, newKeyId, newSecret } from "../_secret.ts";
 import type { KeyStore, NewKey } from "../key-store.ts";
 import { KeyManagementError, SELECT_KEYS, checkedName, revokedError, toSummary, type CreatedKey, type KeyRow, type KeySummary } from "../keys.ts";
-import type { KeyState } from "../_statements.ts";
+import type { KeyState } from "../interface.ts";
 import { applyPostgresMigrations } from "./_migrations.ts";
 import { createPool, inTransaction } from "./_pool.ts";
 

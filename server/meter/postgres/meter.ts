@@ -15,10 +15,11 @@ import type pg from "pg";
 import { RATE_WINDOW_MS, operationPolicy, type Scope } from "../../policy.ts";
 import { scopesFromColumn, tierFromColumn } from "../_columns.ts";
 import { hashSecret } from "../_secret.ts";
-import type { KeyState } from "../_statements.ts";
 import { admissionOf, peekWindow, windowStartOf, type StoredWindow } from "../_windows.ts";
-import type { Admission, Charge, ChargeRequest, Decision, KeyRecord, Meter, MeterStatus, SettleRequest, Settlement } from "../meter.ts";
-import { METER_WAIT_LIMIT_MS, MeterBusyError } from "../_queue.ts";
+import {
+  METER_WAIT_LIMIT_MS, MeterBusyError,
+  type Admission, type Charge, type ChargeRequest, type Decision, type KeyRecord, type KeyState, type Meter, type MeterStatus, type Settlement, type SettleRequest,
+} from "../interface.ts";
 import { TurnBatches } from "./_batches.ts";
 import { applyPostgresMigrations } from "./_migrations.ts";
 import { createPool } from "./_pool.ts";
