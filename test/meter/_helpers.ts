@@ -5,7 +5,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openMeterDatabase } from "../../server/meter/_database.ts";
-import { createKey, type CreatedKey } from "../../server/meter/keys.ts";
+import { createKey } from "../../server/meter/keys.ts";
+import type { CreatedKey } from "../../server/meter/key-store.ts";
 import type { KeyRecord, Meter, Settlement } from "../../server/meter/interface.ts";
 import type { Scope, Tier } from "../../server/policy.ts";
 
