@@ -1,11 +1,11 @@
 // Which meter a `--meter` value names: a postgres:// or postgresql:// URL is a PostgreSQL database
 // shared by any number of readers; anything else is a SQLite file path, for one machine. The key
 // store (`cei keys`) is opened by the same rule.
-import { openMeterDatabase } from "./_database.ts";
+import { openMeterDatabase } from "./sqlite/database.ts";
 import type { Meter, MeterOptions } from "./interface.ts";
 import { KeyManagementError, type KeyStore } from "./key-store.ts";
-import { SqliteKeyStore } from "./keys.ts";
-import { SqliteMeter } from "./meter.ts";
+import { SqliteKeyStore } from "./sqlite/keys.ts";
+import { SqliteMeter } from "./sqlite/meter.ts";
 import { PostgresKeyStore } from "./postgres/keys.ts";
 import { PostgresMeter } from "./postgres/meter.ts";
 import { isPostgresUrl, redactUrl } from "./postgres/_pool.ts";

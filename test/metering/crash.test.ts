@@ -9,8 +9,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { openMeterDatabase } from "../../server/meter/_database.ts";
-import { createKey } from "../../server/meter/keys.ts";
+import { openMeterDatabase } from "../../server/meter/sqlite/database.ts";
+import { createKey } from "../../server/meter/sqlite/keys.ts";
 import { fixtureSnapshot } from "./_http.ts";
 import { keepAliveClient, startCeiServe } from "./_processes.ts";
 

@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vites
 import { SNAPSHOT_FORMAT_VERSION } from "../../snapshot/schema.ts";
 import { xAccountId } from "../../snapshot/x-ids.ts";
 import type { RunningServer } from "../../server/listen.ts";
-import { openMeterDatabase } from "../../server/meter/_database.ts";
-import { createKey } from "../../server/meter/keys.ts";
+import { openMeterDatabase } from "../../server/meter/sqlite/database.ts";
+import { createKey } from "../../server/meter/sqlite/keys.ts";
 import { openSnapshot } from "../../snapshot/open.ts";
 import { FIXTURE_X_SECRET } from "../_support/fixtures.ts";
 import { createTestService, fixtureSnapshot, REQUEST_ID, startTestServer, type TestService } from "../_support/server.ts";

@@ -1,5 +1,6 @@
-// Key management on a PostgreSQL meter: the same rules as the SQLite file's (server/meter/keys.ts, _key-rows.ts),
-// each change one transaction that locks the key's row first, every credit change a ledger row.
+// Key management on a PostgreSQL meter: the same rules as the SQLite file's (sqlite/keys.ts,
+// _key-rows.ts), each change one transaction that locks the key's row first, every credit change
+// a ledger row.
 import type pg from "pg";
 import { scopes as allScopes, type Scope, type Tier } from "../../policy.ts";
 import { scopesToColumn } from "../_columns.ts";

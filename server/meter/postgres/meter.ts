@@ -1,5 +1,5 @@
 // The meter on PostgreSQL, shared by any number of readers (`cei serve --meter postgres://...`):
-// the same semantics as the SQLite file's (server/meter/meter.ts). Key lookups, admissions and
+// the same semantics as the SQLite file's (sqlite/meter.ts). Key lookups, admissions and
 // charges made during one event-loop turn each go as one statement, so one round trip and one
 // transaction per batch; within a batch, rows are locked in key order, so that two readers'
 // batches never deadlock. Active keys are kept in a cache by their secret, so a request of a known

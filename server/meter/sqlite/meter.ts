@@ -4,16 +4,16 @@
 // event-loop turn share one write transaction, each key's in its own savepoint; a meter locked by
 // another process is waited for asynchronously, never by blocking the event loop for more than
 // BUSY_WAIT_MS at a time.
-import { RATE_WINDOW_MS, operationPolicy, type OperationId, type Scope, type Tier } from "../policy.ts";
-import { openMeterDatabase } from "./_database.ts";
-import { scopesFromColumn, tierFromColumn } from "./_columns.ts";
+import { RATE_WINDOW_MS, operationPolicy, type OperationId, type Scope, type Tier } from "../../policy.ts";
+import { openMeterDatabase } from "./database.ts";
+import { scopesFromColumn, tierFromColumn } from "../_columns.ts";
 import { MeterStatements, RECORD_CHARGES_MAX } from "./_statements.ts";
-import { hashSecret } from "./_secret.ts";
+import { hashSecret } from "../_secret.ts";
 import { WriteQueue } from "./_queue.ts";
-import { admissionOf, peekWindow, windowStartOf } from "./_windows.ts";
+import { admissionOf, peekWindow, windowStartOf } from "../_windows.ts";
 import type {
   Admission, Charge, ChargeRequest, Decision, KeyRecord, KeyState, Meter, MeterOptions, MeterStatus, SettleRequest, Settlement,
-} from "./interface.ts";
+} from "../interface.ts";
 
 const KEY_CACHE_LIMIT = 10_000;
 

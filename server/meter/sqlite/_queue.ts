@@ -6,8 +6,8 @@
 // holds the write lock, SQLite waits at most BUSY_WAIT_MS (blocking), then the batch is retried
 // from a timer with backoff, so the event loop keeps serving answers that need no lock; a job that
 // has waited METER_WAIT_LIMIT_MS is rejected with MeterBusyError and has written nothing.
-import type { MeterDatabase } from "./_database.ts";
-import { METER_WAIT_LIMIT_MS, MeterBusyError, type MeterObserver } from "./interface.ts";
+import type { MeterDatabase } from "./database.ts";
+import { METER_WAIT_LIMIT_MS, MeterBusyError, type MeterObserver } from "../interface.ts";
 
 /** SQLite's own (blocking) busy wait per attempt. */
 const BUSY_WAIT_MS = 2;

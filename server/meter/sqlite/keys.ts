@@ -1,12 +1,12 @@
 // Key management for operators (the `cei keys` command): issue, list, change state, top up,
 // change tier and scopes. Each change is one transaction; every credit change has a ledger row.
-import { scopes as allScopes, type Scope, type Tier } from "../policy.ts";
-import type { MeterDatabase } from "./_database.ts";
-import { scopesToColumn } from "./_columns.ts";
-import { checkedName, revokedError, SELECT_KEYS, toSummary, type KeyRow } from "./_key-rows.ts";
-import { displayPrefix, hashSecret, newKeyId, newSecret } from "./_secret.ts";
-import type { KeyState } from "./interface.ts";
-import { KeyManagementError, type CreatedKey, type KeyStore, type KeySummary, type NewKey } from "./key-store.ts";
+import { scopes as allScopes, type Scope, type Tier } from "../../policy.ts";
+import type { MeterDatabase } from "./database.ts";
+import { scopesToColumn } from "../_columns.ts";
+import { checkedName, revokedError, SELECT_KEYS, toSummary, type KeyRow } from "../_key-rows.ts";
+import { displayPrefix, hashSecret, newKeyId, newSecret } from "../_secret.ts";
+import type { KeyState } from "../interface.ts";
+import { KeyManagementError, type CreatedKey, type KeyStore, type KeySummary, type NewKey } from "../key-store.ts";
 
 export function createKey(
   db: MeterDatabase,
