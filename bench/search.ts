@@ -9,7 +9,7 @@ import type Database from "better-sqlite3";
 import type { ErrorDetail } from "../server/errors.ts";
 import { dataValue } from "../server/_json-text.ts";
 import { handleSearchKey } from "../snapshot/x-ids.ts";
-import type { Caller } from "../server/operations/_operation.ts";
+import type { Caller } from "../server/operations/operation.ts";
 import { createSearchIndex, defaultSearchFamilies, SEARCH_CANDIDATE_LIMIT } from "../server/operations/_search.ts";
 import { SEARCH_DEFAULT_LIMIT, searchEntities, searchEntries } from "../server/operations/search-entities.ts";
 import { openSnapshot } from "../snapshot/open.ts";

@@ -12,7 +12,7 @@ import type { IncomingMessage } from "node:http";
 import type { H3Event } from "h3";
 import { ApiError, type ErrorDetail } from "./errors.ts";
 import type { Admission, Decision, KeyRecord, Meter, Settlement } from "./meter/interface.ts";
-import type { Caller, OperationHandler } from "./operations/_operation.ts";
+import type { Caller, OperationHandler } from "./operations/operation.ts";
 import { operationPolicy, type Scope } from "./policy.ts";
 import type { Route } from "./routes.ts";
 import { receiveJsonBody, type ReceivedBody } from "./_body.ts";

@@ -7,7 +7,7 @@ import { statSync, watch, type FSWatcher } from "node:fs";
 import { basename, dirname } from "node:path";
 import type Database from "better-sqlite3";
 import { handleSearchKey } from "../snapshot/x-ids.ts";
-import type { OperationDeps } from "./operations/_operation.ts";
+import type { OperationDeps } from "./operations/operation.ts";
 import type { OperationId } from "./policy.ts";
 import { routes } from "./routes.ts";
 import { checkSnapshotIntegrity, openSnapshot, readServingManifest } from "../snapshot/open.ts";

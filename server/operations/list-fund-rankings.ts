@@ -5,7 +5,7 @@ import { JsonText } from "../_json-text.ts";
 import { dateTime, enumQueryOr, limitQuery } from "./_schemas.ts";
 import { freshUntil } from "./_freshness.ts";
 import { rankedEntry, rankedJson } from "./_ranked-json.ts";
-import { defineOperation } from "./_operation.ts";
+import { defineOperation } from "./operation.ts";
 
 export const FUND_RANKINGS_DEFAULT_LIMIT = 30;
 export const fundTypes = ["all", "vc", "angel", "accelerator", "launchpad", "cvc", "family-office"] as const;

@@ -5,7 +5,7 @@ import { JsonText } from "../_json-text.ts";
 import { dateTime, enumQueryOr, limitQuery } from "./_schemas.ts";
 import { freshUntil } from "./_freshness.ts";
 import { rankedEntry, rankedJson, type RankedEntry } from "./_ranked-json.ts";
-import { defineOperation } from "./_operation.ts";
+import { defineOperation } from "./operation.ts";
 
 export const TOP_MOVERS_DEFAULT_LIMIT = 10;
 export const TOP_MOVERS_DEFAULT_PERIOD = "24h";

@@ -7,7 +7,7 @@ import { JsonText } from "../_json-text.ts";
 import { dateTime, enumQuery, limitQuery, linkedEntity } from "./_schemas.ts";
 import { freshUntil } from "./_freshness.ts";
 import { rankedEntry, rankedJson, type RankedEntry } from "./_ranked-json.ts";
-import { defineOperation, invalidParameter } from "./_operation.ts";
+import { defineOperation, invalidParameter } from "./operation.ts";
 
 export const TRENDING_ENTITIES_DEFAULT_LIMIT = 20;
 const entityTypes = ["project", "token", "person", "x_account"] as const;

@@ -6,7 +6,7 @@ import {
 import {
   createSearchIndex, defaultSearchFamilies, searchFamilies, searchText, type SearchEntries, type SearchFamily,
 } from "./_search.ts";
-import { defineOperation } from "./_operation.ts";
+import { defineOperation } from "./operation.ts";
 import type { SearchKeyFamily } from "../../snapshot/search-keys.ts";
 import { JsonText } from "../_json-text.ts";
 

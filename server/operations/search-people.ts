@@ -4,7 +4,7 @@ import { z } from "zod";
 import { limitQuery, personIdentity } from "./_schemas.ts";
 import { createSearchIndex, searchText } from "./_search.ts";
 import { searchEntries } from "./search-entities.ts";
-import { defineOperation } from "./_operation.ts";
+import { defineOperation } from "./operation.ts";
 import { JsonText } from "../_json-text.ts";
 
 export const PEOPLE_SEARCH_DEFAULT_LIMIT = 10;
