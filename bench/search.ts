@@ -10,7 +10,7 @@ import type { ErrorDetail } from "../server/errors.ts";
 import { dataValue } from "../server/_json-text.ts";
 import { handleSearchKey } from "../snapshot/x-ids.ts";
 import type { Caller } from "../server/operations/operation.ts";
-import { createSearchIndex, defaultSearchFamilies, SEARCH_CANDIDATE_LIMIT } from "../server/operations/_search.ts";
+import { createSearchIndex, defaultSearchFamilies, SEARCH_CANDIDATE_LIMIT } from "../server/operations/search-index.ts";
 import { SEARCH_DEFAULT_LIMIT, searchEntities, searchEntries } from "../server/operations/search-entities.ts";
 import { openSnapshot } from "../snapshot/open.ts";
 import { BENCH_X_SECRET, type BenchConfig } from "./_config.ts";

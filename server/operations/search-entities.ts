@@ -5,7 +5,7 @@ import {
 } from "./_schemas.ts";
 import {
   createSearchIndex, defaultSearchFamilies, searchFamilies, searchText, type SearchEntries, type SearchFamily,
-} from "./_search.ts";
+} from "./search-index.ts";
 import { defineOperation } from "./operation.ts";
 import type { SearchKeyFamily } from "../../snapshot/search-keys.ts";
 import { JsonText } from "../_json-text.ts";

@@ -2,7 +2,7 @@
 // (people with an eligible investment or role); not a profile or a people export.
 import { z } from "zod";
 import { limitQuery, personIdentity } from "./_schemas.ts";
-import { createSearchIndex, searchText } from "./_search.ts";
+import { createSearchIndex, searchText } from "./search-index.ts";
 import { searchEntries } from "./search-entities.ts";
 import { defineOperation } from "./operation.ts";
 import { JsonText } from "../_json-text.ts";

@@ -11,7 +11,7 @@ import { compileSnapshot } from "../../compiler/compile.ts";
 import { SEARCH_KEY_FAMILIES } from "../../snapshot/search-keys.ts";
 import { writeSample } from "../../data/sample.ts";
 import { handleSearchHash, handleSearchKey, normaliseHandle } from "../../snapshot/x-ids.ts";
-import { createSearchIndex, SEARCH_CANDIDATE_LIMIT, type SearchEntries, type SearchFamily } from "../../server/operations/_search.ts";
+import { createSearchIndex, SEARCH_CANDIDATE_LIMIT, type SearchEntries, type SearchFamily } from "../../server/operations/search-index.ts";
 
 const AS_OF = new Date("2026-11-21T12:00:00.000Z");
 const X_SECRET = "trigram-test";
