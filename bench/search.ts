@@ -7,7 +7,7 @@ import { loadavg } from "node:os";
 import { join } from "node:path";
 import type Database from "better-sqlite3";
 import type { ErrorDetail } from "../server/errors.ts";
-import { dataValue } from "../server/_json-text.ts";
+import { dataValue } from "../server/prebuilt-json.ts";
 import { handleSearchKey } from "../snapshot/x-ids.ts";
 import type { Caller } from "../server/operations/operation.ts";
 import { createSearchIndex, defaultSearchFamilies, SEARCH_CANDIDATE_LIMIT } from "../server/operations/search-index.ts";

@@ -16,7 +16,7 @@ import type { Caller, OperationHandler } from "./operations/operation.ts";
 import { operationPolicy, type Scope } from "./policy.ts";
 import type { Route } from "./routes.ts";
 import { receiveJsonBody, type ReceivedBody } from "./_body.ts";
-import { dataValue } from "./_json-text.ts";
+import { dataValue } from "./prebuilt-json.ts";
 import { readParams, readQuery } from "./_request.ts";
 import type { Logger } from "./log.ts";
 import type { RequestTrace } from "./_observe.ts";

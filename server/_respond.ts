@@ -8,7 +8,7 @@ import { FastResponse } from "srvx/node";
 import type { RateLimitInfo } from "./meter/interface.ts";
 import type { ApiError } from "./errors.ts";
 import { RATE_WINDOW_MS } from "./policy.ts";
-import { dataJson } from "./_json-text.ts";
+import { dataJson } from "./prebuilt-json.ts";
 import { boundedDetails } from "./_request.ts";
 
 /** What is known about the key's balance and window when the response is written. */

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { ApiError, staleData } from "../errors.ts";
 import { dateTime } from "./_schemas.ts";
-import { JsonText } from "../_json-text.ts";
+import { JsonText } from "../prebuilt-json.ts";
 import { freshUntil } from "./_freshness.ts";
 import { defineOperation } from "./operation.ts";
 

@@ -1,7 +1,7 @@
 // 12. GET /v1/markets/top-movers: gainers and losers of the fresh top-200 universe for one period.
 import { z } from "zod";
 import { ApiError, staleData } from "../errors.ts";
-import { JsonText } from "../_json-text.ts";
+import { JsonText } from "../prebuilt-json.ts";
 import { dateTime, enumQueryOr, limitQuery } from "./_schemas.ts";
 import { freshUntil } from "./_freshness.ts";
 import { rankedEntry, rankedJson, type RankedEntry } from "./_ranked-json.ts";

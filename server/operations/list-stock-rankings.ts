@@ -1,6 +1,6 @@
 // 14. GET /v1/stocks/rankings: the 30 most recent IPOs, filtered by region and angle inside them.
 import { z } from "zod";
-import { JsonText } from "../_json-text.ts";
+import { JsonText } from "../prebuilt-json.ts";
 import { date, enumQueryOr, limitQuery } from "./_schemas.ts";
 import { rankedEntry, rankedJson } from "./_ranked-json.ts";
 import { defineOperation } from "./operation.ts";

@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { ApiError, noTrendingRanking, staleData } from "../errors.ts";
 import { TRENDING_DATED_WINDOW_DAYS } from "../policy.ts";
-import { JsonText } from "../_json-text.ts";
+import { JsonText } from "../prebuilt-json.ts";
 import { dateTime, enumQuery, limitQuery, linkedEntity } from "./_schemas.ts";
 import { freshUntil } from "./_freshness.ts";
 import { rankedEntry, rankedJson, type RankedEntry } from "./_ranked-json.ts";

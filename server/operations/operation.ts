@@ -3,7 +3,7 @@
 import type Database from "better-sqlite3";
 import type { z } from "zod";
 import { ApiError, type ErrorDetail } from "../errors.ts";
-import { JsonText } from "../_json-text.ts";
+import { JsonText } from "../prebuilt-json.ts";
 import type { RateLimitInfo } from "../meter/interface.ts";
 import type { OperationId, Scope, Tier } from "../policy.ts";
 import { issuesToDetails, requestIssuePredicate, type RawRequest } from "../_request.ts";

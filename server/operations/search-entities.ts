@@ -8,7 +8,7 @@ import {
 } from "./search-index.ts";
 import { defineOperation } from "./operation.ts";
 import type { SearchKeyFamily } from "../../snapshot/search-keys.ts";
-import { JsonText } from "../_json-text.ts";
+import { JsonText } from "../prebuilt-json.ts";
 
 export const SEARCH_DEFAULT_LIMIT = 10;
 /** Decision 21: `types` holds at most this many values. */

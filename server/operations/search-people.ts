@@ -5,7 +5,7 @@ import { limitQuery, personIdentity } from "./_schemas.ts";
 import { createSearchIndex, searchText } from "./search-index.ts";
 import { searchEntries } from "./search-entities.ts";
 import { defineOperation } from "./operation.ts";
-import { JsonText } from "../_json-text.ts";
+import { JsonText } from "../prebuilt-json.ts";
 
 export const PEOPLE_SEARCH_DEFAULT_LIMIT = 10;
 

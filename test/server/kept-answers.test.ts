@@ -4,7 +4,7 @@
 // made again once its time is up, or when the clock is set back before it was made.
 import Database from "better-sqlite3";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { JsonText } from "../../server/_json-text.ts";
+import { JsonText } from "../../server/prebuilt-json.ts";
 import type { Caller, Operation, OperationHandler } from "../../server/operations/operation.ts";
 import { getEvent } from "../../server/operations/get-event.ts";
 import { getProjectFeatures } from "../../server/operations/get-project-features.ts";
