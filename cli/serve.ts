@@ -10,7 +10,7 @@ import type { Meter } from "../server/meter/interface.ts";
 import { Metrics } from "../server/metrics.ts";
 import { startMetricsServer } from "../server/metrics-listen.ts";
 import { Serving } from "../server/serving.ts";
-import { parseTrustedProxies } from "../server/_address-limits.ts";
+import { parseTrustedProxies } from "../server/address-limits.ts";
 import { listenerLog, servingLog } from "../server/_observe.ts";
 import { readXSecret } from "./compile.ts";
 

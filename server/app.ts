@@ -13,7 +13,7 @@ import { newTrace, requestObserver, type RequestObserver, type RequestTrace } fr
 import { Pipeline } from "./_pipeline.ts";
 import { newRequestId, respondError } from "./_respond.ts";
 import { registerReference } from "./public/reference.ts";
-import { requestClient } from "./_address-limits.ts";
+import { requestClient } from "./address-limits.ts";
 
 /** Names the snapshot that answered, on every response (docs/api.md). */
 export const SNAPSHOT_HEADER = "x-service-snapshot";

@@ -3,7 +3,7 @@
 // metrics listener (metrics-listen.ts), never on the public port. docs/operations.md lists each.
 import type { Server } from "node:http";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
-import { ADDRESS_DROP_EVENT } from "./_address-limits.ts";
+import { ADDRESS_DROP_EVENT } from "./address-limits.ts";
 import { asOfMs, precomputedFreshness } from "../snapshot/freshness.ts";
 import type { MeterObserver } from "./meter/interface.ts";
 import type { Serving, SwapOutcome } from "./serving.ts";

@@ -6,7 +6,7 @@
 // 127.0.0.2 and 127.0.0.3, bound with `localAddress`.
 import type { IncomingMessage } from "node:http";
 import { afterEach, beforeAll, describe, expect, it, onTestFinished } from "vitest";
-import { clientAddress, parseTrustedProxies } from "../../server/_address-limits.ts";
+import { clientAddress, parseTrustedProxies } from "../../server/address-limits.ts";
 import { listenDefaults } from "../../server/listen-limits.ts";
 import { createLogger } from "../../server/log.ts";
 import { listenerLog } from "../../server/_observe.ts";

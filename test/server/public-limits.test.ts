@@ -5,7 +5,7 @@
 // latency. Real servers on ephemeral ports; the flood is its own process (_flood.mjs).
 import { Agent } from "node:http";
 import { afterEach, beforeAll, describe, expect, it, onTestFinished } from "vitest";
-import { AddressBuckets, parseTrustedProxies } from "../../server/_address-limits.ts";
+import { AddressBuckets, parseTrustedProxies } from "../../server/address-limits.ts";
 import { anyErrorEnvelope } from "../../server/envelope.ts";
 import { startServer, type ListenOptions, type RunningServer } from "../../server/listen.ts";
 import { startListhenServer } from "../../server/listen-listhen.ts";
