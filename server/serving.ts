@@ -13,7 +13,7 @@ import { routes } from "./routes.ts";
 import { checkSnapshotIntegrity, openSnapshot, readServingManifest } from "../snapshot/open.ts";
 import { copySnapshot, fileIdentity } from "./snapshot-copy.ts";
 import { serveRoute, type ServedRoute } from "./_pipeline.ts";
-import { watchFreshness, type StaleWarning } from "./_stale-warnings.ts";
+import { watchFreshness, type StaleWarning } from "./stale-warnings.ts";
 
 /** One opened, checked snapshot with every operation's statements prepared on it. */
 export interface LoadedSnapshot {
