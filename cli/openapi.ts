@@ -6,7 +6,7 @@ import type { Command } from "commander";
 import { collectExamples, type Example } from "../docs/_examples.ts";
 import { codeToStatus, errorCodes } from "../server/errors.ts";
 import { buildOpenApi } from "../server/openapi/document.ts";
-import { errorResponseName } from "../server/openapi/_responses.ts";
+import { errorResponseName } from "../server/openapi/responses.ts";
 
 /** docs/_examples.ts names success examples by operation id and errors `error-<status>`. */
 export function openApiExamples(examples: readonly Example[]): Record<string, unknown> {
