@@ -16,7 +16,7 @@ import { startListhenServer } from "../server/listen-listhen.ts";
 import { createServiceLog, parseLogLevel, type Logger } from "../server/log.ts";
 import { openMeterDatabase } from "../server/meter/sqlite/database.ts";
 import { createKey, listKeys } from "../server/meter/sqlite/keys.ts";
-import { hashSecret } from "../server/meter/_secret.ts";
+import { hashSecret } from "../server/meter/secret.ts";
 import { SqliteMeter } from "../server/meter/sqlite/meter.ts";
 import { Serving } from "../server/serving.ts";
 import { listenerLog, servingLog } from "../server/_observe.ts";

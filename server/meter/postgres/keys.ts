@@ -4,7 +4,7 @@
 import type pg from "pg";
 import { scopes as allScopes, type Scope, type Tier } from "../../policy.ts";
 import { scopesToColumn } from "../_columns.ts";
-import { displayPrefix, hashSecret, newKeyId, newSecret } from "../_secret.ts";
+import { displayPrefix, hashSecret, newKeyId, newSecret } from "../secret.ts";
 import { KeyManagementError, type CreatedKey, type KeyStore, type KeySummary, type NewKey } from "../key-store.ts";
 import { checkedName, revokedError, SELECT_KEYS, toSummary, type KeyRow } from "../_key-rows.ts";
 import type { KeyState } from "../interface.ts";

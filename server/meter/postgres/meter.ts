@@ -14,7 +14,7 @@
 import type pg from "pg";
 import { RATE_WINDOW_MS, operationPolicy, type Scope } from "../../policy.ts";
 import { scopesFromColumn, tierFromColumn } from "../_columns.ts";
-import { hashSecret } from "../_secret.ts";
+import { hashSecret } from "../secret.ts";
 import { admissionOf, peekWindow, windowStartOf, type StoredWindow } from "../_windows.ts";
 import {
   METER_WAIT_LIMIT_MS, MeterBusyError,

@@ -4,7 +4,7 @@ import { scopes as allScopes, type Scope, type Tier } from "../../policy.ts";
 import type { MeterDatabase } from "./database.ts";
 import { scopesToColumn } from "../_columns.ts";
 import { checkedName, revokedError, SELECT_KEYS, toSummary, type KeyRow } from "../_key-rows.ts";
-import { displayPrefix, hashSecret, newKeyId, newSecret } from "../_secret.ts";
+import { displayPrefix, hashSecret, newKeyId, newSecret } from "../secret.ts";
 import type { KeyState } from "../interface.ts";
 import { KeyManagementError, type CreatedKey, type KeyStore, type KeySummary, type NewKey } from "../key-store.ts";
 

@@ -8,7 +8,7 @@ import { RATE_WINDOW_MS, operationPolicy, type OperationId, type Scope, type Tie
 import { openMeterDatabase } from "./database.ts";
 import { scopesFromColumn, tierFromColumn } from "../_columns.ts";
 import { MeterStatements, RECORD_CHARGES_MAX } from "./_statements.ts";
-import { hashSecret } from "../_secret.ts";
+import { hashSecret } from "../secret.ts";
 import { WriteQueue } from "./_queue.ts";
 import { admissionOf, peekWindow, windowStartOf } from "../_windows.ts";
 import type {
