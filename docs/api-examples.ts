@@ -1,7 +1,7 @@
 // Regenerates the example blocks of docs/api.md from a real server: the bundled sample written at
 // a fixed as-of, compiled with a fixed X secret, served in-process with a fixed clock. Every block
 // between `<!-- example:NAME -->` and `<!-- /example -->` is rewritten in place; nothing else in
-// the file changes. Run with `npx tsx docs/_examples.ts`. Re-running gives the same file: request
+// the file changes. Run with `npx tsx docs/api-examples.ts`. Re-running gives the same file: request
 // ids (random on a real server) are replaced by numbered placeholders of the same format.
 // `cei openapi` uses the same examples (collectExamples) in docs/openapi.json.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
