@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { SNAPSHOT_FORMAT_VERSION } from "../../snapshot/schema.ts";
 import { FIXTURE_X_SECRET, compileFixture } from "../_support/fixtures.ts";
 import { xAccountId } from "../../snapshot/x-ids.ts";
-import { manifestOf, openSnapshot, rows } from "./_snapshot.ts";
+import { manifestOf, openSnapshot, rows } from "../_support/compiled-tables.ts";
 
 let db: Database.Database;
 beforeAll(async () => {

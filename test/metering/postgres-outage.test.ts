@@ -8,7 +8,7 @@ import { openKeyStore } from "../../server/meter/open.ts";
 import { startPostgres, type TestPostgres } from "../_support/postgres.ts";
 import { fixtureSnapshot, viewMeter } from "./_http.ts";
 import { startLoad } from "./_load.ts";
-import { startCeiServe } from "./_processes.ts";
+import { startCeiServe } from "../_support/processes.ts";
 
 const CREDITS = 1_000_000;
 const CONCURRENCY = 8;

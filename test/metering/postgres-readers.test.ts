@@ -9,7 +9,7 @@ import { openKeyStore } from "../../server/meter/open.ts";
 import { newPostgresDatabase } from "../_support/meter-backends.ts";
 import { fixtureSnapshot, viewMeter } from "./_http.ts";
 import { startLoad } from "./_load.ts";
-import { startCeiServe } from "./_processes.ts";
+import { startCeiServe } from "../_support/processes.ts";
 
 const CREDITS = 1_000_000;
 const CONCURRENCY = 12;

@@ -16,7 +16,7 @@ import { Metrics } from "../../server/metrics.ts";
 import { startMetricsServer } from "../../server/metrics-listen.ts";
 import { createTestService, type TestService } from "../_support/server.ts";
 import { pairedRounds, sequentialRun, startAttacker, timedGet } from "./_load-clients.ts";
-import { connectionPool, RawConnection } from "./_raw-http.ts";
+import { connectionPool, RawConnection } from "../_support/raw-http.ts";
 
 const ATTACKER = "127.0.0.1";
 const VICTIM = "127.0.0.2";

@@ -12,7 +12,7 @@ import { listenerLog, servingLog } from "../../server/_observe.ts";
 import { operationPolicy } from "../../server/policy.ts";
 import { createTestService, startTestServer, type TestService } from "../_support/server.ts";
 import { testTempDir } from "../_support/temp.ts";
-import { RawConnection } from "./_raw-http.ts";
+import { RawConnection } from "../_support/raw-http.ts";
 
 type Line = Record<string, unknown>;
 

@@ -15,7 +15,7 @@ import { Serving } from "../../server/serving.ts";
 import { listenerLog, servingLog } from "../../server/_observe.ts";
 import { startServer } from "../../server/listen.ts";
 import { testTempDir } from "../_support/temp.ts";
-import { RawConnection } from "./_raw-http.ts";
+import { RawConnection } from "../_support/raw-http.ts";
 import { createTestService, type TestService } from "../_support/server.ts";
 
 const cleanup: Array<() => unknown> = [];

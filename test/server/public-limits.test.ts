@@ -11,7 +11,7 @@ import { startServer, type ListenOptions, type RunningServer } from "../../serve
 import { startListhenServer } from "../../server/listen-listhen.ts";
 import { createTestService, type TestService } from "../_support/server.ts";
 import { pairedRounds, sequentialRun, startAttacker, timedGet } from "./_load-clients.ts";
-import { connectionPool } from "./_raw-http.ts";
+import { connectionPool } from "../_support/raw-http.ts";
 
 const FLOODER = "127.0.0.1";
 const VICTIM = "127.0.0.2";
