@@ -46,7 +46,7 @@ export async function logCostInProcess(snapshot: string, batches: number): Promi
       }
     }
   } finally {
-    destination.flushSync();
+    await destination.close();
     for (const meter of meters) meter.close();
     serving.close();
     for (const suffix of ["", "-wal", "-shm"]) rmSync(meterFile + suffix, { force: true });

@@ -1,4 +1,4 @@
-// The adversarial search set of issue 9: the index's most common trigrams and bigrams, each alone
+// The adversarial search set: the index's most common trigrams and bigrams, each alone
 // (the six default families) and with every single `types` value, at the largest limit. Plus texts
 // glued from two common trigrams, whose candidates mostly fail the whole-text check: the searches
 // that run into the candidate limit.

@@ -65,7 +65,7 @@ export async function benchHttp(config: BenchConfig, snapshot: string, label: st
   return {
     tables: [table],
     targets: [
-      // Issue 12's bounds for a server that authenticates and durably charges every request.
+      // The bounds set for a server that authenticates and durably charges every request.
       target("http: cei throughput ÷ raw", summary.cei.requestsPerSecond / raw.requestsPerSecond, "min", 0.45),
       target("http: cei p99 ÷ raw p99", summary.cei.p99Ms / raw.p99Ms, "max", 2.5),
     ],

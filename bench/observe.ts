@@ -1,4 +1,4 @@
-// Section "observe": what watching the service costs (issue 14). Server CPU per request of
+// Section "observe": what watching the service costs (logs and metrics). Server CPU per request of
 // `cei serve` answering the cheapest operation (GET /v1/projects/{slug}, so that the fixed cost
 // per request is the largest share) with the request log off (--log-level warn) and on (info, one
 // JSON line per request, read by this process through a pipe as a collector would), with the

@@ -1,4 +1,4 @@
-// Section "operations": what each released operation costs the server alone, over HTTP (issue 12).
+// Section "operations": what each released operation costs the server alone, over HTTP.
 // Per round, in a fresh child each: a bare h3 app answering a body of get_project's size, the same
 // app answering as cei does (its response class and headers: the cost of sending cei's answer), the
 // cheapest refused request (a 429 on GET /v1/projects/{slug}), get_project with the request log off,

@@ -1,4 +1,4 @@
-// Section `postgres` (issue 13): the mixed workload on `cei serve` with the SQLite meter, with the
+// Section `postgres`: the mixed workload on `cei serve` with the SQLite meter, with the
 // PostgreSQL meter (one reader), and with two readers sharing one PostgreSQL (the load split
 // between them), alternated in rounds. Reported: throughput, and CPU per request of the readers
 // and of PostgreSQL's own processes (the SQLite meter's work happens inside the reader, so

@@ -1,4 +1,4 @@
-// Section "refused": what a refused request costs the server (issue 9, decision 20). Server CPU
+// Section "refused": what a refused request costs the server (decision 20: a refusal must cost little, or refusals become an attack). Server CPU
 // per request of the cheapest refusal (a 429 on GET /v1/projects/{slug}) against 429s and 402s of
 // expensive requests (a search of a common trigram in a small family, a 16 KiB body, 20 unknown
 // query parameters), and another key's get_project p99 alone and while one key floods refused

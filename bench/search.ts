@@ -53,7 +53,7 @@ export async function benchSearch(config: BenchConfig, sample: Sample, snapshotP
       if (result.outcome !== "ok") throw new Error(`search "${text}" answered ${result.outcome}`);
       return result.data;
     }, _resultCount);
-    // Issue 9's adversarial set, each request as a client would send it, through the handler.
+    // The adversarial search set, each request as a client would send it, through the handler.
     const adversarial = adversarialQueries(snapshot);
     const attack = _time(adversarial.queries.map(({ kind, q, types }) => ({ kind, text: JSON.stringify(types === undefined ? { q } : { q, types }) })), (text) => {
       const validation = handler.validate({ params: {}, query: {}, body: { ...(JSON.parse(text) as AdversarialQuery), limit: 20 } }, [] as ErrorDetail[]);

@@ -131,7 +131,9 @@ export function registerServe(program: Command): void {
       }
       let meter: Meter;
       try {
-        meter = await openMeter(options.meter, { synchronous: meterSync, observer: metrics?.meterObserver });
+        meter = await openMeter(options.meter, {
+          synchronous: meterSync, observer: metrics?.meterObserver, warn: (event, message, err) => logger.warn({ event, err }, message),
+        });
       } catch (error) {
         program.error(`cei serve: cannot open meter "${redactUrl(options.meter)}": ${error instanceof Error ? error.message : String(error)}`, { exitCode: 1 });
       }
@@ -150,12 +152,13 @@ export function registerServe(program: Command): void {
       if (metrics !== undefined) {
         metrics.watchServing(serving, Date.now);
         metrics.watchServer(running.server);
+        metrics.watchLog(log);
         let metricsListener;
         try {
           metricsListener = await startMetricsServer(metrics, { port: metricsPort, host: options.metricsHost, ...limits });
         } catch (error) {
           await running.close();
-          log.flush();
+          await log.close();
           program.error(`cei serve: --metrics-port: ${error instanceof Error ? error.message : String(error)}`, { exitCode: 1 });
         }
         metricsUrl = `${metricsListener.url}/metrics`;
@@ -165,8 +168,9 @@ export function registerServe(program: Command): void {
         { event: "listening", url: running.url, snapshot: serving.contentHash, file: options.snapshot, metrics_url: metricsUrl },
         `cei serve: listening on ${running.url}` + (metricsUrl === undefined ? "" : `, metrics on ${metricsUrl}`),
       );
-      // Every start-up line is written before the ready line that scripts wait for.
-      log.flush();
+      // Every start-up line is written before the ready line that scripts wait for (a reader that
+      // does not read is waited for at most a second).
+      await log.flush();
       process.stdout.write(
         `cei serving ${options.snapshot} (snapshot ${serving.contentHash}) on ${running.url}` +
           (releaseTrendingProjects ? " (trending projects released)" : "") + "\n",

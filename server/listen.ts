@@ -239,11 +239,18 @@ function _drain(server: Server, state: { draining: boolean }, timeoutMs: number)
   });
 }
 
+/** The log's last lines get what is left of the shutdown timeout, within these bounds. */
+const LOG_CLOSE_MIN_MS = 100;
+const LOG_CLOSE_MAX_MS = 1_000;
+/** Beyond the shutdown timeout and the log's wait, a close that hangs (a meter's connections) is not waited for. */
+const CLOSE_GRACE_MS = 2_000;
+
 /**
  * On SIGINT or SIGTERM: drain (see RunningServer.shutdown), close the given files (meter,
  * snapshot), flush the log, exit 0; exit 1 when the drain had to cut connections or a file failed
  * to close. A second signal ends the process at once (Node's default for it). Returns the same stop
- * for a failure found later (a damaged snapshot), which exits 1.
+ * for a failure found later (a damaged snapshot), which exits 1. A log that nobody reads is waited
+ * for only what is left of the shutdown timeout (0.1-1 s): the exit never depends on its reader.
  */
 export function closeOnSignals(running: RunningServer, resources: ReadonlyArray<{ close(): unknown }>, log: ServiceLog): () => void {
   const timeoutMs = running.limits.shutdownTimeoutMs;
@@ -256,6 +263,15 @@ export function closeOnSignals(running: RunningServer, resources: ReadonlyArray<
     process.off("SIGINT", stop);
     process.off("SIGTERM", stop);
     logger.info({ event: "shutdown", signal, timeout_ms: timeoutMs }, `cei: ${signal ?? "stopping"}: finishing the requests in flight (at most ${timeoutMs} ms)`);
+    const deadline = Date.now() + timeoutMs;
+    const exit = (code: number) => {
+      // A write blocked on a reader that stopped reading (another process sharing stderr made it
+      // blocking) holds one of libuv's threads, and process.exit waits for them all: the process
+      // ends by the signal instead, as Node's default for it would.
+      if (log.writeStuck()) process.kill(process.pid, signal ?? "SIGTERM");
+      process.exit(code);
+    };
+    setTimeout(() => exit(1), timeoutMs + LOG_CLOSE_MAX_MS + CLOSE_GRACE_MS).unref();
     void running.shutdown().then(async (graceful) => {
       let closed = true;
       for (const resource of resources) {
@@ -268,8 +284,8 @@ export function closeOnSignals(running: RunningServer, resources: ReadonlyArray<
       }
       if (!graceful) logger.warn({ event: "stopped", graceful }, `cei: requests still in flight after ${timeoutMs} ms were cut off`);
       else logger.info({ event: "stopped", graceful }, "cei: stopped");
-      log.flush();
-      process.exit(signal !== undefined && graceful && closed ? 0 : 1);
+      await log.close(Math.min(LOG_CLOSE_MAX_MS, Math.max(LOG_CLOSE_MIN_MS, deadline - Date.now())));
+      exit(signal !== undefined && graceful && closed ? 0 : 1);
     });
   };
   process.on("SIGINT", stop);

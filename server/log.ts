@@ -1,10 +1,14 @@
 // The service's log: pino, one JSON object per line on stderr (stdout carries only the one ready
 // line that scripts wait for, "cei serving ... on <url>"). Written asynchronously in 4 KiB batches
 // (at least once a second) so that a slow reader of the log never blocks an answer and a line
-// costs no write of its own; flushed before the process exits. On a terminal the
-// lines are made human-readable by pino-pretty instead. docs/operations.md lists every field.
+// costs no write of its own; bounded, so that a reader that stalls costs lines (counted), never
+// memory or the exit (_log-sink.ts); a storm of one error logged once per interval with a count
+// (_log-storms.ts). On a terminal the lines are made human-readable by pino-pretty instead.
+// docs/operations.md lists every field.
 import { pino, type DestinationStream, type Logger } from "pino";
 import pretty from "pino-pretty";
+import { LineBatches } from "./_log-sink.ts";
+import { repeatLimiter, type RepeatLimiter } from "./_log-storms.ts";
 
 export type { Logger } from "pino";
 
@@ -18,8 +22,14 @@ export function parseLogLevel(value: string): LogLevel {
 
 export interface ServiceLog {
   logger: Logger;
-  /** Writes out whatever is still buffered; call before the process exits. */
-  flush(): void;
+  /** Lines a stalled or vanished reader did not take (cei_log_lines_dropped_total). */
+  droppedLines(): number;
+  /** Resolves once every line so far is written, or after `waitMs` (default 1 s) for a reader that does not read. */
+  flush(waitMs?: number): Promise<void>;
+  /** Pending repeat summaries and the last lines written within `waitMs`, then the log closed: call before exit. */
+  close(waitMs?: number): Promise<void>;
+  /** A write is blocked in the kernel on a reader that does not read: process.exit would wait for it for ever. */
+  writeStuck(): boolean;
 }
 
 /** pid but no hostname (the collector knows the host), ISO times: the same for every destination. */
@@ -43,80 +53,48 @@ export function isoTimeOncePerMillisecond(): string {
 }
 
 /** For tests and embedders: every line written to `destination` (e.g. a stream the test parses). */
-export function createLogger(level: LogLevel, destination: DestinationStream): Logger {
-  return pino(_options(level), destination);
+export function createLogger(level: LogLevel, destination: DestinationStream, repeats: RepeatLimiter = repeatLimiter()): Logger {
+  return pino({ ..._options(level), hooks: { logMethod: repeats.logMethod } }, destination);
 }
 
 /** The default of createApp without a logger: unexpected errors only, on stderr. */
 export function errorsOnStderr(): Logger {
-  return pino({ ..._options("error") }, pino.destination(2));
+  return createLogger("error", pino.destination(2));
 }
 
-/**
- * Lines are gathered up to LOG_BUFFER_BYTES and written by libuv's thread pool, at least every
- * LOG_FLUSH_MS: one write per line cost about 70-100 µs of CPU per request (docs/performance.md).
- */
-const LOG_BUFFER_BYTES = 4096;
-const LOG_FLUSH_MS = 1000;
-
-/**
- * The lines gathered here and handed to pino's destination (sonic-boom) a batch at a time:
- * sonic-boom measures the byte length of all it holds on every write it is given, so buffering in
- * it alone cost ~2.9 µs a line at 4 KiB, more than pino's serialising (issue 12). sonic-boom still
- * does the writing (one write in flight, retries on EAGAIN): a full batch at once, the rest of the
- * lines every LOG_FLUSH_MS, and everything (what it has not begun writing) on flushSync.
- */
-class LineBatches implements DestinationStream {
-  readonly #destination: ReturnType<typeof pino.destination>;
-  #pending = "";
-
-  constructor(destination: ReturnType<typeof pino.destination>) {
-    this.#destination = destination;
-    setInterval(() => {
-      this.#handOver();
-      destination.flush();
-    }, LOG_FLUSH_MS).unref();
-  }
-
-  write(line: string): void {
-    this.#pending += line;
-    // Characters, not bytes: a line is never fewer bytes than characters, and the bound is loose.
-    if (this.#pending.length >= LOG_BUFFER_BYTES) this.#handOver();
-  }
-
-  /** Everything gathered and not yet being written, written before this returns (start-up, exit). */
-  flushSync(): void {
-    this.#handOver();
-    this.#destination.flushSync();
-  }
-
-  #handOver(): void {
-    if (this.#pending === "") return;
-    this.#destination.write(this.#pending);
-    this.#pending = "";
-  }
-}
-
-/** A batch at least this long is written at once; shorter ones wait for a flush. */
+/** A batching destination that drops (and counts) what a stalled reader does not take (_log-sink.ts). */
 export function asyncDestination(dest: number | string): LineBatches {
-  return new LineBatches(pino.destination({ dest, sync: false, minLength: LOG_BUFFER_BYTES }));
+  return new LineBatches(dest);
 }
 
 /** The log of `cei serve` and `npm start`: JSON on stderr, or pino-pretty when stderr is a terminal. */
 export function createServiceLog(level: LogLevel): ServiceLog {
-  if (process.stderr.isTTY === true) {
+  const repeats = repeatLimiter();
+  // Reading process.stderr creates it: for a pipe or a socket, libuv then puts the descriptor in
+  // non-blocking mode, so that a reader that stalls makes a write fail with EAGAIN (retried, with
+  // the buffer bounded) instead of blocking one of libuv's threads for ever, which would also hang
+  // process.exit (Node joins those threads at exit). A reader that went away must not end the
+  // process either: a stray write to process.stderr is then lost, not thrown.
+  const stderr = process.stderr;
+  stderr.on("error", () => undefined);
+  if (stderr.isTTY === true) {
     const stream = pretty({ destination: 2, sync: true, colorize: true, translateTime: "SYS:HH:MM:ss.l" });
-    return { logger: pino(_options(level), stream), flush: () => undefined };
+    const done = () => {
+      repeats.flush();
+      return Promise.resolve();
+    };
+    return { logger: createLogger(level, stream, repeats), droppedLines: () => 0, flush: () => Promise.resolve(), close: done, writeStuck: () => false };
   }
-  const destination = asyncDestination(2);
+  const handle = (stderr as unknown as { _handle?: { setBlocking?(blocking: boolean): number } })._handle;
+  const destination = new LineBatches(2, { keepNonBlocking: () => void handle?.setBlocking?.(false) });
   return {
-    logger: pino(_options(level), destination),
-    flush: () => {
-      try {
-        destination.flushSync();
-      } catch {
-        // Nothing buffered yet (the destination is not open): nothing to write.
-      }
+    logger: createLogger(level, destination, repeats),
+    droppedLines: () => destination.droppedLines,
+    flush: (waitMs) => destination.flush(waitMs),
+    close: (waitMs) => {
+      repeats.flush();
+      return destination.close(waitMs);
     },
+    writeStuck: () => destination.writeStuck,
   };
 }

@@ -97,6 +97,21 @@ export class Metrics {
     });
   }
 
+  /** Log lines dropped because the log's reader did not take them (a stalled or closed stderr), read at every scrape. */
+  watchLog(log: { droppedLines(): number }): void {
+    let counted = 0;
+    new Counter({
+      name: "cei_log_lines_dropped_total",
+      help: "Log lines dropped because the reader of stderr did not take them in time (more than 4 MiB waiting) or had gone.",
+      registers: [this.registry],
+      collect() {
+        const dropped = log.droppedLines();
+        this.inc(dropped - counted);
+        counted = dropped;
+      },
+    });
+  }
+
   /** Open connections of the public listener, read at every scrape. */
   watchServer(server: Server): void {
     new Gauge({

@@ -69,7 +69,15 @@ export interface MeterOptions {
   synchronous?: "FULL" | "NORMAL";
   /** Told of every write transaction and failed job (the metrics, server/metrics.ts). */
   observer?: MeterObserver;
+  /**
+   * Told of what the meter notices and survives: a meter file group or others can read, a
+   * PostgreSQL connection the server closed. Default: a plain line on stderr (the CLI); `cei serve`
+   * gives its log, so that every line it writes is JSON.
+   */
+  warn?: MeterWarn;
 }
+
+export type MeterWarn = (event: "meter_file_readable" | "meter_connection_lost", message: string, error?: Error) => void;
 
 /**
  * What the request pipeline needs of a meter; the SQLite file (`SqliteMeter`, one machine) and

@@ -1,6 +1,6 @@
 // Ranked lists fixed by the snapshot (rankings, trending, top movers), serialised when the snapshot
 // is loaded: each entry's JSON is kept split around its response-local rank, so that a request only
-// filters, numbers and concatenates (issue 12). The lists are bounded (at most 30 entries, or 20 per
+// filters, numbers and concatenates (measured: docs/performance.md). The lists are bounded (at most 30 entries, or 20 per
 // trending day), so holding them costs the server nothing worth measuring.
 
 const RANK_KEY = '"rank":';

@@ -18,7 +18,7 @@ export type SearchFamily = (typeof searchFamilies)[number];
  * names); an X account found by its exact handle gets `handle(id)`. Every entry must name its
  * entity (its family and id): a search returns each entry once. The search's own statements
  * compute the entries of the rows it returns, instead of a statement per hit after the search
- * (~1 µs each, and a column of a row costs ~0.15 µs in better-sqlite3: issue 12).
+ * (~1 µs each, and a column of a row costs ~0.15 µs in better-sqlite3, measured in-process).
  */
 export interface SearchEntries {
   families: Partial<Record<SearchKeyFamily, string>>;

@@ -1,4 +1,4 @@
-// Our own hostile-input suite (issue 9): seeded properties over every operation's path, query, body
+// Our own hostile-input suite: seeded properties over every operation's path, query, body
 // and headers, sent over a real socket to a real server. Every answer is a documented status, an
 // envelope the OpenAPI document describes exactly, free on errors, never a 500 beyond the
 // documented ones, never a stack trace or SQL; and the balances reconcile with what was answered.

@@ -113,7 +113,9 @@ export async function startMeteredServer(options: { releaseTrendingProjects?: bo
   const keys = await openKeyStore(meterLocation, { mustExist: false, now });
   const serving = await Serving.open(await fixtureSnapshot(), { now, log: () => undefined, xSecret: FIXTURE_X_SECRET });
   const app = createApp({ serving, meter, now, releaseTrendingProjects: options.releaseTrendingProjects, checkResponses: true });
-  const running: RunningServer = await startServer(app, { port: 0, host: "127.0.0.1" });
+  // These tests send up to 75 requests at once from one address: the per-address connection cap
+  // is not their subject (test/server/address-limits.test.ts is), so it is set above that.
+  const running: RunningServer = await startServer(app, { port: 0, host: "127.0.0.1", maxConnectionsPerAddress: 1_000 });
   const view = viewMeter(meterLocation);
   return {
     url: running.url,

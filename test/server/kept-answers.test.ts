@@ -1,5 +1,5 @@
 // Answers fixed by the request and the snapshot are kept, serialised, per loaded snapshot
-// (server/operations/operation.ts, keepAnswers; issue 12): a repeated request is answered without
+// (server/operations/operation.ts, keepAnswers): a repeated request is answered without
 // reading the snapshot again, and an answer the clock retires (freshness, an event's status) is
 // made again once its time is up, or when the clock is set back before it was made.
 import Database from "better-sqlite3";

@@ -142,7 +142,7 @@ describe("unexpected errors and serving's lines", () => {
 });
 
 describe("the service log's destination and clock", () => {
-  it("writes every line in order: gathered into batches, written out whole by flushSync", async () => {
+  it("writes every line in order: gathered into batches, written out whole by flush", async () => {
     const file = join(testTempDir("cei-log-destination-"), "service.log");
     const destination = asyncDestination(file);
     const line = (i: number) => `${JSON.stringify({ i, padding: "x".repeat(80) })}\n`;
@@ -153,8 +153,8 @@ describe("the service log's destination and clock", () => {
     // ... a few batches' worth are written without one ...
     for (let i = 3; i < 200; i++) destination.write(line(i));
     await expect.poll(() => readFileSync(file, "utf8").length, { timeout: 2_000 }).toBeGreaterThan(4096);
-    // ... and flushSync writes out the rest before it returns.
-    destination.flushSync();
+    // ... and flush writes out the rest before it resolves.
+    await destination.flush();
     expect(readFileSync(file, "utf8")).toBe(Array.from({ length: 200 }, (_, i) => line(i)).join(""));
   });
 

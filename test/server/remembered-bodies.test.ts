@@ -1,5 +1,5 @@
-// Valid POST bodies are remembered by their bytes (server/operations/operation.ts, ValidBodyCache;
-// issue 12): the same bytes are not decoded, parsed and validated again, however they arrived,
+// Valid POST bodies are remembered by their bytes (server/operations/operation.ts, ValidBodyCache):
+// the same bytes are not decoded, parsed and validated again, however they arrived,
 // while a body that shares the fingerprint (length, first and last bytes) but differs anywhere
 // between is validated on its own, as is the same body with other query parameters.
 import Database from "better-sqlite3";

@@ -94,7 +94,7 @@ const migrations: readonly Migration[] = [
     version: 2,
     name: "admission_checks_scope",
     sql: `
-      -- Admission with the operation's scope as it stands (issue 12): a reader finds keys in its own
+      -- Admission with the operation's scope as it stands: a reader finds keys in its own
       -- cache, so the scope is checked here. A key that holds the scope (p_scope NULL: an operation
       -- open to every key) is admitted by cei_admit, which also serves readers of the previous
       -- version; one that does not is not counted, and its state, window and balance are read.
@@ -129,8 +129,8 @@ const migrations: readonly Migration[] = [
           OUT key_state text, OUT key_tier text, OUT in_scope boolean, OUT balance bigint, OUT win_start bigint, OUT win_count integer)
       LANGUAGE plpgsql AS $$
       BEGIN
-        SELECT k.state, k.tier, p_scope IS NULL OR p_scope = ANY (string_to_array(k.scopes, ','))
-          INTO key_state, key_tier, in_scope FROM keys k WHERE k.id = p_key;
+        SELECT k.state, p_scope IS NULL OR p_scope = ANY (string_to_array(k.scopes, ','))
+          INTO key_state, in_scope FROM keys k WHERE k.id = p_key;
         IF key_state = 'active' THEN
           PERFORM 1 FROM rate_windows w WHERE w.key_id = p_key FOR UPDATE SKIP LOCKED;
           IF NOT FOUND THEN
@@ -146,16 +146,10 @@ const migrations: readonly Migration[] = [
               RETURN;
             END IF;
           END IF;
-          INSERT INTO rate_windows AS w (key_id, window_start, request_count) VALUES (p_key, p_window_start, 1)
-          ON CONFLICT (key_id) DO UPDATE SET
-            request_count = CASE WHEN excluded.window_start > w.window_start THEN 1 ELSE w.request_count + 1 END,
-            window_start = CASE WHEN w.window_start > excluded.window_start + p_window_ms THEN excluded.window_start
-                                ELSE greatest(w.window_start, excluded.window_start) END
-          RETURNING w.window_start, w.request_count INTO win_start, win_count;
-        ELSE
-          SELECT w.window_start, w.request_count INTO win_start, win_count FROM rate_windows w WHERE w.key_id = p_key;
         END IF;
-        SELECT b.credits INTO balance FROM balances b WHERE b.key_id = p_key;
+        -- The rows are this transaction's now (or the key is not active): cei_admit counts.
+        SELECT a.key_state, a.key_tier, a.balance, a.win_start, a.win_count
+          INTO key_state, key_tier, balance, win_start, win_count FROM cei_admit(p_key, p_window_start, p_window_ms) a;
       END $$;
 
       -- The charge, likewise never waiting for a lock another transaction holds on the key's

@@ -11,11 +11,6 @@ export function isPostgresUrl(location: string): boolean {
   return /^postgres(ql)?:\/\//i.test(location);
 }
 
-/** The URL as it may be printed: the password replaced. */
-export function redactUrl(url: string): string {
-  return url.replace(/^(postgres(?:ql)?:\/\/[^:/@]*:)[^@]*@/i, "$1***@");
-}
-
 const parseInt8 = (value: string): number => {
   const parsed = Number(value);
   if (!Number.isSafeInteger(parsed)) throw new Error(`meter database holds an integer beyond 2^53: ${value}`);
@@ -27,7 +22,7 @@ const parseInt8 = (value: string): number => {
  * long on the server: a statement cancelled there is rolled back, so a request answered 500 after
  * the wait has written nothing (a timeout on the client alone could not promise that).
  */
-export function createPool(url: string, max = POOL_SIZE): pg.Pool {
+export function createPool(url: string, max = POOL_SIZE, onConnectionLost?: (error: Error) => void): pg.Pool {
   const pool = new pg.Pool({
     connectionString: url,
     max,
@@ -41,7 +36,7 @@ export function createPool(url: string, max = POOL_SIZE): pg.Pool {
   });
   // An idle connection the server closed (restart, failover) is dropped from the pool; the next
   // query opens a new one. Without a listener the error would end the process.
-  pool.on("error", (error) => process.stderr.write(`cei meter: a PostgreSQL connection closed: ${error.message}\n`));
+  pool.on("error", onConnectionLost ?? ((error) => process.stderr.write(`cei meter: a PostgreSQL connection closed: ${error.message}\n`)));
   return pool;
 }
 

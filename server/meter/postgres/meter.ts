@@ -18,7 +18,7 @@ import { hashSecret } from "../secret.ts";
 import { admissionOf, peekWindow, windowStartOf, type StoredWindow } from "../_windows.ts";
 import {
   METER_WAIT_LIMIT_MS, MeterBusyError,
-  type Admission, type Charge, type ChargeRequest, type Decision, type KeyRecord, type KeyState, type Meter, type MeterStatus, type Settlement, type SettleRequest,
+  type Admission, type Charge, type ChargeRequest, type Decision, type KeyRecord, type KeyState, type Meter, type MeterStatus, type MeterWarn, type Settlement, type SettleRequest,
 } from "../interface.ts";
 import { TurnBatches } from "./_batches.ts";
 import { applyPostgresMigrations } from "./_migrations.ts";
@@ -73,9 +73,10 @@ export class PostgresMeter implements Meter {
   readonly #keyCache = new Map<string, KeyRecord>();
 
   /** Connects and applies any migration not yet applied (safe when several readers start at once). */
-  static async open(url: string, options: { now?: () => number } = {}): Promise<PostgresMeter> {
+  static async open(url: string, options: { now?: () => number; warn?: MeterWarn | undefined } = {}): Promise<PostgresMeter> {
     const now = options.now ?? Date.now;
-    const pool = createPool(url);
+    const warn = options.warn;
+    const pool = createPool(url, undefined, warn === undefined ? undefined : (error) => warn("meter_connection_lost", `cei meter: a PostgreSQL connection closed: ${error.message}`, error));
     try {
       await applyPostgresMigrations(pool, new Date(now()).toISOString());
     } catch (error) {

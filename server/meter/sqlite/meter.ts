@@ -41,7 +41,10 @@ export class SqliteMeter implements Meter {
 
   private constructor(file: string, options: MeterOptions) {
     this.#now = options.now ?? Date.now;
-    const db = openMeterDatabase(file, { synchronous: options.synchronous, now: this.#now });
+    const warn = options.warn;
+    const db = openMeterDatabase(file, {
+      synchronous: options.synchronous, now: this.#now, ...(warn === undefined ? {} : { warn: (message: string) => warn("meter_file_readable", message) }),
+    });
     this.#sql = new MeterStatements(db, RATE_WINDOW_MS);
     this.#writes = new WriteQueue(db, options.observer);
     this.#close = () => db.close();
