@@ -19,7 +19,7 @@ import { receiveJsonBody, type ReceivedBody } from "./_body.ts";
 import { dataValue } from "./prebuilt-json.ts";
 import { readParams, readQuery } from "./_request.ts";
 import type { Logger } from "./log.ts";
-import type { RequestTrace } from "./_observe.ts";
+import type { RequestTrace } from "./observation-types.ts";
 import { respondData, respondError, type Metering } from "./_respond.ts";
 
 export interface PipelineDeps {

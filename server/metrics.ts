@@ -6,7 +6,8 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom
 import { ADDRESS_DROP_EVENT } from "./address-limits.ts";
 import { asOfMs, precomputedFreshness } from "../snapshot/freshness.ts";
 import type { MeterObserver } from "./meter/interface.ts";
-import type { Serving, SwapOutcome } from "./serving.ts";
+import type { SwapOutcome } from "./observation-types.ts";
+import type { Serving } from "./serving.ts";
 
 /** Seconds; the API answers most requests in well under a millisecond, and a few search calls in tens. */
 const LATENCY_BUCKETS = [0.000_25, 0.000_5, 0.001, 0.002_5, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];

@@ -13,7 +13,8 @@ import { routes } from "./routes.ts";
 import { checkSnapshotIntegrity, openSnapshot, readServingManifest } from "../snapshot/open.ts";
 import { copySnapshot, fileIdentity } from "./snapshot-copy.ts";
 import { serveRoute, type ServedRoute } from "./_pipeline.ts";
-import { watchFreshness, type StaleWarning } from "./stale-warnings.ts";
+import { watchFreshness } from "./stale-warnings.ts";
+import type { ServingEvent, SwapOutcome } from "./observation-types.ts";
 
 /** One opened, checked snapshot with every operation's statements prepared on it. */
 export interface LoadedSnapshot {
@@ -24,12 +25,6 @@ export interface LoadedSnapshot {
   readonly snapshots: Readonly<Record<string, string | null>>;
   readonly routes: Readonly<Record<OperationId, ServedRoute>>;
 }
-
-/** What a log line of serving says, as fields (the structured log, server/log.ts). */
-export type ServingEvent =
-  | { event: "snapshot_swapped"; snapshot: string; previous: string; file: string; check_ms: number }
-  | { event: "snapshot_refused"; snapshot: string; file: string; reason: string }
-  | StaleWarning;
 
 export interface ServingOptions {
   /** ms since the epoch; the operations' clock. Defaults to Date.now. */
@@ -59,8 +54,6 @@ interface Slot {
   identity: string;
   stopWarnings: () => void;
 }
-
-export type SwapOutcome = "swapped" | "unchanged" | "refused";
 
 export class Serving {
   readonly file: string;
