@@ -11,7 +11,7 @@ import { Metrics } from "../server/metrics.ts";
 import { startMetricsServer } from "../server/metrics-listen.ts";
 import { Serving } from "../server/serving.ts";
 import { parseTrustedProxies } from "../server/address-limits.ts";
-import { listenerLog, servingLog } from "../server/_observe.ts";
+import { listenerLog, servingLog } from "../server/observe.ts";
 import { readXSecret } from "./compile.ts";
 
 interface ServeOptions extends ListenLimitOptions {

@@ -19,7 +19,7 @@ import { createKey, listKeys } from "../server/meter/sqlite/keys.ts";
 import { hashSecret } from "../server/meter/secret.ts";
 import { SqliteMeter } from "../server/meter/sqlite/meter.ts";
 import { Serving } from "../server/serving.ts";
-import { listenerLog, servingLog } from "../server/_observe.ts";
+import { listenerLog, servingLog } from "../server/observe.ts";
 import { readXSecret } from "./compile.ts";
 
 const args = parseArgs({ options: { port: { type: "string" }, host: { type: "string" }, "log-level": { type: "string" } } }).values;

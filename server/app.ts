@@ -9,7 +9,7 @@ import type { Metrics } from "./metrics.ts";
 import { publicRoutes } from "./public-routes.ts";
 import { routes, type Route } from "./routes.ts";
 import type { LoadedSnapshot, Serving } from "./serving.ts";
-import { newTrace, requestObserver, type RequestObserver } from "./_observe.ts";
+import { newTrace, requestObserver, type RequestObserver } from "./observe.ts";
 import type { RequestTrace } from "./observation-types.ts";
 import { Pipeline } from "./_pipeline.ts";
 import { newRequestId, respondError } from "./_respond.ts";

@@ -6,7 +6,7 @@ import type { H3 } from "h3";
 import { createApp } from "../../server/app.ts";
 import type { Logger } from "../../server/log.ts";
 import type { Metrics } from "../../server/metrics.ts";
-import { servingLog } from "../../server/_observe.ts";
+import { servingLog } from "../../server/observe.ts";
 import { REQUEST_ID_PATTERN } from "../../server/envelope.ts";
 import { startServer, type RunningServer } from "../../server/listen.ts";
 import { openMeterDatabase } from "../../server/meter/sqlite/database.ts";

@@ -9,7 +9,7 @@ import { afterEach, beforeAll, describe, expect, it, onTestFinished } from "vite
 import { clientAddress, parseTrustedProxies } from "../../server/address-limits.ts";
 import { listenDefaults } from "../../server/listen-limits.ts";
 import { createLogger } from "../../server/log.ts";
-import { listenerLog } from "../../server/_observe.ts";
+import { listenerLog } from "../../server/observe.ts";
 import { startServer, type ListenOptions, type RunningServer } from "../../server/listen.ts";
 import { startListhenServer } from "../../server/listen-listhen.ts";
 import { Metrics } from "../../server/metrics.ts";

@@ -12,7 +12,7 @@ import { startMetricsServer, type MetricsListener } from "../../server/metrics-l
 import { precomputedFreshness, asOfMs } from "../../snapshot/freshness.ts";
 import { operationPolicy } from "../../server/policy.ts";
 import { Serving } from "../../server/serving.ts";
-import { listenerLog, servingLog } from "../../server/_observe.ts";
+import { listenerLog, servingLog } from "../../server/observe.ts";
 import { startServer } from "../../server/listen.ts";
 import { testTempDir } from "../_support/temp.ts";
 import { RawConnection } from "../_support/raw-http.ts";

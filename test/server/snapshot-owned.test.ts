@@ -18,7 +18,7 @@ import { openMeterDatabase } from "../../server/meter/sqlite/database.ts";
 import { createKey } from "../../server/meter/sqlite/keys.ts";
 import { SqliteMeter } from "../../server/meter/sqlite/meter.ts";
 import { Serving } from "../../server/serving.ts";
-import { servingLog } from "../../server/_observe.ts";
+import { servingLog } from "../../server/observe.ts";
 import { FIXTURE_X_SECRET } from "../_support/fixtures.ts";
 import { compileSnapshotPair, until as untilLogged } from "../_support/snapshot-pair.ts";
 import { FIXTURE_NOW, startTestServer } from "../_support/server.ts";
