@@ -8,11 +8,9 @@ import { SqliteKeyStore } from "./sqlite/keys.ts";
 import { SqliteMeter } from "./sqlite/meter.ts";
 import { PostgresKeyStore } from "./postgres/keys.ts";
 import { PostgresMeter } from "./postgres/meter.ts";
-import { isPostgresUrl } from "./postgres/_pool.ts";
-import { redactUrl } from "./postgres/_redact.ts";
+import { isPostgresUrl, redactUrl } from "./location.ts";
 
-export { isPostgresUrl } from "./postgres/_pool.ts";
-export { redactUrl } from "./postgres/_redact.ts";
+export { isPostgresUrl, redactUrl } from "./location.ts";
 
 export async function openMeter(location: string, options: MeterOptions = {}): Promise<Meter> {
   if (isPostgresUrl(location)) return PostgresMeter.open(location, { now: options.now, warn: options.warn });

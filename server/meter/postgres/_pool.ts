@@ -7,10 +7,6 @@ const INT8_OID = 20;
 /** Enough for a lookup, an admission and a charge batch in flight at once, plus a status read. */
 const POOL_SIZE = 4;
 
-export function isPostgresUrl(location: string): boolean {
-  return /^postgres(ql)?:\/\//i.test(location);
-}
-
 const parseInt8 = (value: string): number => {
   const parsed = Number(value);
   if (!Number.isSafeInteger(parsed)) throw new Error(`meter database holds an integer beyond 2^53: ${value}`);
