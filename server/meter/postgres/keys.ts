@@ -9,7 +9,7 @@ import { KeyManagementError, type CreatedKey, type KeyStore, type KeySummary, ty
 import { checkedName, revokedError, SELECT_KEYS, toSummary, type KeyRow } from "../_key-rows.ts";
 import type { KeyState } from "../interface.ts";
 import { applyPostgresMigrations } from "./_migrations.ts";
-import { createPool, inTransaction } from "./_pool.ts";
+import { createPool, inTransaction } from "./pool.ts";
 
 type Query = Pick<pg.PoolClient, "query">;
 

@@ -22,7 +22,7 @@ import {
 } from "../interface.ts";
 import { TurnBatches } from "./_batches.ts";
 import { applyPostgresMigrations } from "./_migrations.ts";
-import { createPool } from "./_pool.ts";
+import { createPool } from "./pool.ts";
 
 /** Batches of one kind out at once: the pool has room for lookups, admissions, charges and a status read. */
 const IN_FLIGHT_PER_KIND = 1;
