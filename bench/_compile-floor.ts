@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import Database from "better-sqlite3";
 import { families } from "../compiler/families/index.ts";
-import { snapshotTables } from "../compiler/snapshot-schema.ts";
+import { snapshotTables } from "../snapshot/schema.ts";
 
 type Row = Record<string, unknown>;
 type Insert = (record: Row, line: number) => void;

@@ -9,7 +9,7 @@ export type Section = (typeof sections)[number];
 export interface BenchConfig {
   quick: boolean;
   only: ReadonlySet<Section>;
-  /** Sample scales, smallest first; about 1,100 source lines per unit (data/_plan.ts). */
+  /** Sample scales, smallest first; about 1,100 source lines per unit (data/plan.ts). */
   scales: readonly [small: number, medium: number, large: number];
   /** Seconds of measured load per run, after an unmeasured warm-up of `warmupSeconds`. */
   loadSeconds: number;

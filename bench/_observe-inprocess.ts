@@ -6,7 +6,7 @@
 import { rmSync } from "node:fs";
 import { createApp } from "../server/app.ts";
 import { asyncDestination, createLogger } from "../server/log.ts";
-import { SqliteMeter } from "../server/meter/meter.ts";
+import { SqliteMeter } from "../server/meter/sqlite/meter.ts";
 import { Metrics } from "../server/metrics.ts";
 import { Serving } from "../server/serving.ts";
 import { createBenchMeter } from "./_children.ts";

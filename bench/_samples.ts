@@ -5,7 +5,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { readManifest } from "../compiler/manifest.ts";
-import { SNAPSHOT_FORMAT_VERSION } from "../compiler/snapshot-schema.ts";
+import { SNAPSHOT_FORMAT_VERSION } from "../snapshot/schema.ts";
 import { writeSample } from "../data/sample.ts";
 import { OUT_DIR } from "./_config.ts";
 import { runCompileChild } from "./_children.ts";

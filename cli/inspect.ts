@@ -1,10 +1,10 @@
 // `cei inspect`: print a compiled snapshot's manifest as JSON, with `fresh_until`: until when each
 // precomputed snapshot may be served (its as_of plus its bound in server/policy.ts; null when it
 // has no as_of or no bound). A missing file or one that is not a snapshot gets our own sentence
-// (snapshot/_open.ts), never SQLite's.
+// (snapshot/_open-pair.ts), never SQLite's.
 import type { Command } from "commander";
 import { readSnapshotManifest, SnapshotDiffError } from "../snapshot/diff.ts";
-import { precomputedFreshness } from "../server/freshness.ts";
+import { precomputedFreshness } from "../snapshot/freshness.ts";
 
 /** Throws SnapshotDiffError, whose message names the file, when `file` is missing or not a snapshot. */
 export function inspectSnapshot(file: string): Record<string, unknown> {

@@ -1,8 +1,8 @@
 // `cei keys ...`: operator commands on the meter, a SQLite file or a postgres:// URL. Problems exit 1
 // with one line on stderr.
 import type { Command } from "commander";
-import { openKeyStore, type KeyStore } from "../server/meter/key-store.ts";
-import { parseCredits, parseScopes, parseTier, type KeySummary } from "../server/meter/keys.ts";
+import { parseCredits, parseScopes, parseTier, type KeyStore, type KeySummary } from "../server/meter/key-store.ts";
+import { openKeyStore } from "../server/meter/open.ts";
 import { scopes as allScopes, tiers } from "../server/policy.ts";
 
 interface MeterOption { meter: string; json?: boolean }

@@ -1,14 +1,14 @@
 // `cei openapi`: the OpenAPI 3.1 document of the API, with real examples from the bundled sample
-// (docs/_examples.ts runs them on a fresh compile, as for docs/api.md).
+// (docs/api-examples.ts runs them on a fresh compile, as for docs/api.md).
 import { createHash } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import type { Command } from "commander";
-import { collectExamples, type Example } from "../docs/_examples.ts";
+import { collectExamples, type Example } from "../docs/api-examples.ts";
 import { codeToStatus, errorCodes } from "../server/errors.ts";
 import { buildOpenApi } from "../server/openapi/document.ts";
-import { errorResponseName } from "../server/openapi/_responses.ts";
+import { errorResponseName } from "../server/openapi/responses.ts";
 
-/** docs/_examples.ts names success examples by operation id and errors `error-<status>`. */
+/** docs/api-examples.ts names success examples by operation id and errors `error-<status>`. */
 export function openApiExamples(examples: readonly Example[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const example of examples) {

@@ -6,12 +6,12 @@ import { startListhenServer } from "../server/listen-listhen.ts";
 import { listenDefaults, parseListenLimits, type ListenLimitOptions } from "../server/listen-limits.ts";
 import { createServiceLog, logLevels, parseLogLevel, type Logger, type ServiceLog } from "../server/log.ts";
 import { isPostgresUrl, openMeter, redactUrl } from "../server/meter/open.ts";
-import type { Meter } from "../server/meter/meter.ts";
+import type { Meter } from "../server/meter/interface.ts";
 import { Metrics } from "../server/metrics.ts";
 import { startMetricsServer } from "../server/metrics-listen.ts";
 import { Serving } from "../server/serving.ts";
-import { parseTrustedProxies } from "../server/_address-limits.ts";
-import { listenerLog, servingLog } from "../server/_observe.ts";
+import { parseTrustedProxies } from "../server/address-limits.ts";
+import { listenerLog, servingLog } from "../server/observe.ts";
 import { readXSecret } from "./compile.ts";
 
 interface ServeOptions extends ListenLimitOptions {

@@ -14,12 +14,12 @@ import { createApp } from "../server/app.ts";
 import { closeOnSignals } from "../server/listen.ts";
 import { startListhenServer } from "../server/listen-listhen.ts";
 import { createServiceLog, parseLogLevel, type Logger } from "../server/log.ts";
-import { openMeterDatabase } from "../server/meter/_database.ts";
-import { createKey, listKeys } from "../server/meter/keys.ts";
-import { hashSecret } from "../server/meter/_secret.ts";
-import { SqliteMeter } from "../server/meter/meter.ts";
+import { openMeterDatabase } from "../server/meter/sqlite/database.ts";
+import { createKey, listKeys } from "../server/meter/sqlite/keys.ts";
+import { hashSecret } from "../server/meter/secret.ts";
+import { SqliteMeter } from "../server/meter/sqlite/meter.ts";
 import { Serving } from "../server/serving.ts";
-import { listenerLog, servingLog } from "../server/_observe.ts";
+import { listenerLog, servingLog } from "../server/observe.ts";
 import { readXSecret } from "./compile.ts";
 
 const args = parseArgs({ options: { port: { type: "string" }, host: { type: "string" }, "log-level": { type: "string" } } }).values;

@@ -14,7 +14,7 @@ import { readSources, stagingThreads } from "./read-sources.ts";
 import { derivedReferenceTime, futureObservationChecks } from "./reference-time.ts";
 import { createScratchDir, openScratch, removeStaleScratch, scratchDirFor } from "./scratch.ts";
 import { registerSearchFunctions, searchIndexSql } from "./search-index.ts";
-import { snapshotTables } from "./snapshot-schema.ts";
+import { snapshotTables } from "../snapshot/schema.ts";
 import { sourceFiles } from "./source-files.ts";
 import { checkReplacement } from "./shrink.ts";
 import { snapshotSql, trendingCopySql, trendingSql } from "./snapshots.ts";

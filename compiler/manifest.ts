@@ -4,7 +4,7 @@
 import { createHash } from "node:crypto";
 import { closeSync, openSync, readFileSync, readSync } from "node:fs";
 import Database from "better-sqlite3";
-import { SNAPSHOT_FORMAT_VERSION } from "./snapshot-schema.ts";
+import { SNAPSHOT_FORMAT_VERSION } from "../snapshot/schema.ts";
 
 const packageJson = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string };
 export const COMPILER_VERSION = packageJson.version;

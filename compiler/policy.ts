@@ -1,8 +1,8 @@
 // The compiler's eligibility policy, in one table: which rule excludes what, and the
 // thresholds it uses. Freshness thresholds that the server also enforces are imported from
-// server/policy.ts so that both halves use the same numbers. docs/source-format.md publishes
+// snapshot/freshness.ts so that both halves use the same numbers. docs/source-format.md publishes
 // this table.
-import { freshnessBounds } from "../server/policy.ts";
+import { freshnessBounds } from "../snapshot/freshness.ts";
 
 const HOUR = 3_600_000;
 

@@ -1,32 +1,15 @@
 // Step 6c: the search index, over each family's `search` columns, in the order of the contract's
-// SEARCH_KEY_FAMILIES (snapshot-schema.ts). One row per (entity, lower-cased key), inserted sorted by
+// SEARCH_KEY_FAMILIES (snapshot/search-keys.ts). One row per (entity, lower-cased key), inserted sorted by
 // (key, entity_type, entity_id) so that rowid order is key order, then one FTS5 trigram index per
 // family over that family's rows (merged into one segment), and each family's trigram counts. Lower-casing runs in JS
 // (`js_lower`) so that it matches the server's String.prototype.toLowerCase for non-ASCII names,
 // which SQLite's lower() does not.
 import type Database from "better-sqlite3";
-import type { FamilyDefinition } from "./families/_define.ts";
-import { families } from "./families/index.ts";
-import { SEARCH_KEY_FAMILIES, type SearchKeyFamily } from "./snapshot-schema.ts";
+import { SEARCH_KEY_FAMILIES, searchKeyColumns, type SearchKeyFamily } from "../snapshot/search-keys.ts";
 
 export function registerSearchFunctions(db: Database.Database): void {
   db.function("js_lower", { deterministic: true }, (value: unknown) => (typeof value === "string" ? value.toLowerCase() : null));
 }
-
-/** The searchable columns of each family (its `search`); news and events are the tables get_news and get_event serve. */
-const keys = new Map(families.flatMap(({ search }) => (search === undefined ? [] : [[search.type, search] as const])));
-
-const keysOf = (type: SearchKeyFamily): NonNullable<FamilyDefinition["search"]> => {
-  const found = keys.get(type);
-  if (found === undefined) throw new Error(`no family has search keys of type ${type}`);
-  return found;
-};
-
-/** The table each family's keys come from: the server reads a hit's entry from its row there. */
-export const SEARCH_KEY_TABLES = Object.fromEntries(SEARCH_KEY_FAMILIES.map((type) => [type, keysOf(type).table])) as Record<SearchKeyFamily, string>;
-
-/** The most keys one entity has in its family (one per searchable column; equal keys are one). */
-export const SEARCH_KEYS_PER_ENTITY = Math.max(...SEARCH_KEY_FAMILIES.map((type) => keysOf(type).columns.length));
 
 /**
  * The key of `column`, lower-cased as the server does: SQLite's lower() for ASCII text (it folds
@@ -41,7 +24,7 @@ const lowered = (column: string): string => `CASE WHEN octet_length(${column}) =
  * UNION, without its de-duplicating b-tree (~0.4 s at 1M records).
  */
 function keySelects(type: SearchKeyFamily): string[] {
-  const { table, columns, where } = keysOf(type);
+  const [table, columns, where] = searchKeyColumns[type];
   return columns.map((column, i) => {
     const conditions = [
       ...(where === undefined ? [] : [where]),

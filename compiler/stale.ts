@@ -2,7 +2,7 @@
 // (docs/source-format.md, "Reference time"): such a snapshot would never be served, so it is a
 // problem unless the curator accepts it (`allowStale`), when it is a warning.
 import type Database from "better-sqlite3";
-import { freshnessBounds } from "../server/policy.ts";
+import { freshnessBounds } from "../snapshot/freshness.ts";
 import type { StaleSpec } from "./families/_define.ts";
 import { families } from "./families/index.ts";
 

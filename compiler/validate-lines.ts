@@ -1,10 +1,10 @@
 // Parse, validate and flatten a batch of source lines: the per-line work of reading sources,
 // kept pure so that it runs the same inline or on a worker thread (see read-sources.ts).
 import { familyNamed } from "./families/index.ts";
-import { BOM, invalidJsonMessage, MAX_NESTING, mayRepeatKeys, nestedDeeperThan, repeatedKey } from "./_json-text.ts";
+import { BOM, invalidJsonMessage, MAX_NESTING, mayRepeatKeys, nestedDeeperThan, repeatedKey } from "./json-line-diagnostics.ts";
 import { formatIssues, formatPath } from "./issues.ts";
 import { invalidTableOf, stagingRows, type StagingRows } from "./staging.ts";
-import { handleSearchHash, handleSearchKey, xAccountId } from "./x-ids.ts";
+import { handleSearchHash, handleSearchKey, xAccountId } from "../snapshot/x-ids.ts";
 
 export interface LineBatch {
   family: string;

@@ -1,7 +1,7 @@
 // Identity of every record by index: id, name, slug (and symbol, fund type, X handle). Pure
 // functions, so that references between families always name records that exist.
 import { FUND_WORDS, PROJECT_WORDS, STOCK_WORDS, baseName, personName, slugify, symbolOf } from "./_names.ts";
-import { nextVisible, padded, type Plan } from "./_plan.ts";
+import { nextVisible, padded, type Plan } from "./plan.ts";
 import { rngFor } from "./_prng.ts";
 import { fundTypes } from "../compiler/families/funds/source.ts";
 

@@ -1,7 +1,7 @@
 // The internal fields a real curation pipeline carries (sources, provider ids, evidence, raw
 // payloads, media, notes, ingestion time). The compiler must drop them all; the sample fills
 // them on a share of records so that a leak would show up in the compiled file.
-import { DAY, HOUR, iso, type Plan } from "./_plan.ts";
+import { DAY, HOUR, iso, type Plan } from "./plan.ts";
 import type { Rng } from "./_prng.ts";
 
 export interface InternalFields {

@@ -1,7 +1,7 @@
 // A project's funding rounds, regenerated on demand: projects write them, people reference
 // them (round_id) without the rounds being kept in memory.
 import { fundIdentity, personIdentity } from "./_identity.ts";
-import { DAY, nextVisible, type Plan } from "./_plan.ts";
+import { DAY, nextVisible, type Plan } from "./plan.ts";
 import { rngFor } from "./_prng.ts";
 
 const ROUND_TYPES = ["pre_seed", "seed", "series_a", "series_b", "series_c", "strategic", "private"] as const;

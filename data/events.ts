@@ -3,7 +3,7 @@
 import type { EventSource } from "../compiler/families/events/source.ts";
 import { internalFields } from "./_internal.ts";
 import { CITIES, EVENT_WORDS, baseName, slugify } from "./_names.ts";
-import { baseCounts, DAY, padded, visibility, ymd, type Plan } from "./_plan.ts";
+import { baseCounts, DAY, padded, visibility, ymd, type Plan } from "./plan.ts";
 import { rngFor, type Rng } from "./_prng.ts";
 
 const EVENT_TYPES = ["conference", "hackathon", "meetup", "summit", "workshop", "expo"] as const;

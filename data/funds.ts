@@ -2,7 +2,7 @@
 import type { FundSource } from "../compiler/families/funds/source.ts";
 import { fundIdentity, personIdentity } from "./_identity.ts";
 import { internalFields } from "./_internal.ts";
-import { DAY, HOUR, iso, nextVisible, visibility, type Plan } from "./_plan.ts";
+import { DAY, HOUR, iso, nextVisible, visibility, type Plan } from "./plan.ts";
 import { rngFor } from "./_prng.ts";
 
 export function* fundRecords(plan: Plan): Generator<FundSource> {

@@ -2,7 +2,7 @@
 import type { NewsSource } from "../compiler/families/news/source.ts";
 import { fundIdentity, personIdentity, projectIdentity, tokenIdentity } from "./_identity.ts";
 import { internalFields } from "./_internal.ts";
-import { DAY, MINUTE, nextVisible, visibility, iso, type Plan } from "./_plan.ts";
+import { DAY, MINUTE, nextVisible, visibility, iso, type Plan } from "./plan.ts";
 import { rngFor, uuidFor, type Rng } from "./_prng.ts";
 
 type EntityRef = NonNullable<NewsSource["entities"]>[number];

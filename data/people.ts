@@ -3,7 +3,7 @@
 import type { PersonSource } from "../compiler/families/people/source.ts";
 import { personIdentity, projectIdentity } from "./_identity.ts";
 import { internalFields } from "./_internal.ts";
-import { DAY, iso, nextVisible, visibility, ymd, type Plan } from "./_plan.ts";
+import { DAY, iso, nextVisible, visibility, ymd, type Plan } from "./plan.ts";
 import { rngFor, type Rng } from "./_prng.ts";
 import { fundingRounds } from "./_rounds.ts";
 

@@ -4,7 +4,7 @@ import { hotTiers } from "../compiler/families/projects/source.ts";
 import { projectIdentity } from "./_identity.ts";
 import { internalFields } from "./_internal.ts";
 import { CHAINS } from "./_names.ts";
-import { DAY, HOUR, MINUTE, iso, visibility, ymd, type Plan } from "./_plan.ts";
+import { DAY, HOUR, MINUTE, iso, visibility, ymd, type Plan } from "./plan.ts";
 import { rngFor, type Rng } from "./_prng.ts";
 import { fundingRounds } from "./_rounds.ts";
 

@@ -8,7 +8,7 @@ import { eventRecords } from "./events.ts";
 import { fundRecords } from "./funds.ts";
 import { newsRecords } from "./news.ts";
 import { personRecords } from "./people.ts";
-import { makePlan, type Plan } from "./_plan.ts";
+import { makePlan, type Plan } from "./plan.ts";
 import { projectRecords } from "./projects.ts";
 import { stockRecords } from "./stocks.ts";
 import { tokenRecords } from "./tokens.ts";

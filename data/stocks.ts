@@ -4,7 +4,7 @@
 import { cryptoAngles, stockRegions, type StockSource } from "../compiler/families/stocks/source.ts";
 import { stockName } from "./_identity.ts";
 import { internalFields } from "./_internal.ts";
-import { baseCounts, DAY, iso, padded, visibility, ymd, type Plan } from "./_plan.ts";
+import { baseCounts, DAY, iso, padded, visibility, ymd, type Plan } from "./plan.ts";
 import { rngFor } from "./_prng.ts";
 import { slugify, symbolOf } from "./_names.ts";
 

@@ -3,7 +3,7 @@
 import type { TokenSource } from "../compiler/families/tokens/source.ts";
 import { isWrappedToken, projectIdentity, tokenIdentity } from "./_identity.ts";
 import { internalFields } from "./_internal.ts";
-import { DAY, HOUR, MINUTE, iso, visibility, type Plan } from "./_plan.ts";
+import { DAY, HOUR, MINUTE, iso, visibility, type Plan } from "./plan.ts";
 import { rngFor, round, type Rng } from "./_prng.ts";
 
 type Tokenomics = NonNullable<TokenSource["tokenomics"]>;

@@ -4,7 +4,7 @@
 import type { TrendingSignalSource } from "../compiler/families/trending/source.ts";
 import { personIdentity, projectIdentity, tokenIdentity, xAccountIdentity } from "./_identity.ts";
 import { internalFields } from "./_internal.ts";
-import { DAY, HOUR, MINUTE, TRENDING_DAYS, iso, nextVisible, ymd, type EntityFamily, type Plan } from "./_plan.ts";
+import { DAY, HOUR, MINUTE, TRENDING_DAYS, iso, nextVisible, ymd, type EntityFamily, type Plan } from "./plan.ts";
 import { rngFor, type Rng } from "./_prng.ts";
 
 type EntityRef = TrendingSignalSource["entity"];

@@ -3,7 +3,7 @@
 import type { XAccountSource } from "../compiler/families/x-accounts/source.ts";
 import { xAccountIdentity } from "./_identity.ts";
 import { internalFields } from "./_internal.ts";
-import { DAY, iso, visibility, type Plan } from "./_plan.ts";
+import { DAY, iso, visibility, type Plan } from "./plan.ts";
 import { rngFor } from "./_prng.ts";
 
 export function* xAccountRecords(plan: Plan): Generator<XAccountSource> {

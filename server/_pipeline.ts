@@ -11,15 +11,15 @@
 import type { IncomingMessage } from "node:http";
 import type { H3Event } from "h3";
 import { ApiError, type ErrorDetail } from "./errors.ts";
-import type { Admission, Decision, KeyRecord, Meter, Settlement } from "./meter/meter.ts";
-import type { Caller, OperationHandler } from "./operations/_operation.ts";
+import type { Admission, Decision, KeyRecord, Meter, Settlement } from "./meter/interface.ts";
+import type { Caller, OperationHandler } from "./operations/operation.ts";
 import { operationPolicy, type Scope } from "./policy.ts";
 import type { Route } from "./routes.ts";
 import { receiveJsonBody, type ReceivedBody } from "./_body.ts";
-import { dataValue } from "./_json-text.ts";
+import { dataValue } from "./prebuilt-json.ts";
 import { readParams, readQuery } from "./_request.ts";
 import type { Logger } from "./log.ts";
-import type { RequestTrace } from "./_observe.ts";
+import type { RequestTrace } from "./observation-types.ts";
 import { respondData, respondError, type Metering } from "./_respond.ts";
 
 export interface PipelineDeps {

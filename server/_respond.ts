@@ -5,10 +5,10 @@ import { STATUS_CODES } from "node:http";
 // srvx's node Response (h3's own adapter) takes plain-object headers and goes straight to
 // writeHead; h3's HTTPResponse would build an undici Headers object per response (~5% of a request).
 import { FastResponse } from "srvx/node";
-import type { RateLimitInfo } from "./meter/meter.ts";
+import type { RateLimitInfo } from "./meter/interface.ts";
 import type { ApiError } from "./errors.ts";
 import { RATE_WINDOW_MS } from "./policy.ts";
-import { dataJson } from "./_json-text.ts";
+import { dataJson } from "./prebuilt-json.ts";
 import { boundedDetails } from "./_request.ts";
 
 /** What is known about the key's balance and window when the response is written. */

@@ -4,16 +4,17 @@
 import { H3, type H3Event } from "h3";
 import { ApiError } from "./errors.ts";
 import { errorsOnStderr, type Logger } from "./log.ts";
-import type { Meter } from "./meter/meter.ts";
+import type { Meter } from "./meter/interface.ts";
 import type { Metrics } from "./metrics.ts";
 import { publicRoutes } from "./public-routes.ts";
 import { routes, type Route } from "./routes.ts";
 import type { LoadedSnapshot, Serving } from "./serving.ts";
-import { newTrace, requestObserver, type RequestObserver, type RequestTrace } from "./_observe.ts";
+import { newTrace, requestObserver, type RequestObserver } from "./observe.ts";
+import type { RequestTrace } from "./observation-types.ts";
 import { Pipeline } from "./_pipeline.ts";
 import { newRequestId, respondError } from "./_respond.ts";
 import { registerReference } from "./public/reference.ts";
-import { requestClient } from "./_address-limits.ts";
+import { requestClient } from "./address-limits.ts";
 
 /** Names the snapshot that answered, on every response (docs/api.md). */
 export const SNAPSHOT_HEADER = "x-service-snapshot";

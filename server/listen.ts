@@ -9,7 +9,7 @@ import { MAX_DRAINED_BODY_BYTES } from "./_body.ts";
 import type { ErrorDetail } from "./errors.ts";
 import {
   AddressBuckets, capConnectionsPerAddress, clientAddress, normalizeAddress, rememberClient, requestClient, type BucketShape,
-} from "./_address-limits.ts";
+} from "./address-limits.ts";
 import { answerFromListener, answerOnSocket, answerRateLimited, listenerProblems } from "./_listener-answers.ts";
 import { listenDefaults, publicBucketDefault, type ListenLimits } from "./listen-limits.ts";
 import type { ServiceLog } from "./log.ts";

@@ -8,7 +8,7 @@
 import { pino, type DestinationStream, type Logger } from "pino";
 import pretty from "pino-pretty";
 import { LineBatches } from "./_log-sink.ts";
-import { repeatLimiter, type RepeatLimiter } from "./_log-storms.ts";
+import { repeatLimiter, type RepeatLimiter } from "./log-storms.ts";
 
 export type { Logger } from "pino";
 

@@ -3,10 +3,11 @@
 // metrics listener (metrics-listen.ts), never on the public port. docs/operations.md lists each.
 import type { Server } from "node:http";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
-import { ADDRESS_DROP_EVENT } from "./_address-limits.ts";
-import { asOfMs, precomputedFreshness } from "./freshness.ts";
-import type { MeterObserver } from "./meter/_queue.ts";
-import type { Serving, SwapOutcome } from "./serving.ts";
+import { ADDRESS_DROP_EVENT } from "./address-limits.ts";
+import { asOfMs, precomputedFreshness } from "../snapshot/freshness.ts";
+import type { MeterObserver } from "./meter/interface.ts";
+import type { SwapOutcome } from "./observation-types.ts";
+import type { Serving } from "./serving.ts";
 
 /** Seconds; the API answers most requests in well under a millisecond, and a few search calls in tens. */
 const LATENCY_BUCKETS = [0.000_25, 0.000_5, 0.001, 0.002_5, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];

@@ -1,6 +1,6 @@
-// The service's cross-cutting policy, one table each: what an operation needs and costs,
-// what a tier may spend per window, and how old each snapshot may be when it is served.
-// docs/api.md publishes these same numbers.
+// The service's cross-cutting policy, one table each: what an operation needs and costs and
+// what a tier may spend per window. How old each snapshot may be when it is served is part of the
+// snapshot file's contract (snapshot/freshness.ts). docs/api.md publishes these same numbers.
 
 export const tiers = ["free", "pro", "pro_plus", "team", "internal"] as const;
 export type Tier = (typeof tiers)[number];
@@ -58,22 +58,6 @@ export const tierRateLimits: Record<Tier, number> = {
   team: 6_000,
   internal: 1_000_000,
 };
-
-const HOUR = 3_600_000;
-const DAY = 24 * HOUR;
-
-/**
- * How old a snapshot may be when a request is served (decision 14), measured from its as_of
- * to the server's current time. Older data is never served.
- */
-export const freshnessBounds = {
-  trending_live: 2 * HOUR,
-  trending_projects: DAY,
-  market: 6 * HOUR,
-  fund_rankings: 30 * DAY,
-  project_tvl: 2 * DAY,
-  tokenomics: 180 * DAY,
-} as const;
 
 /** Dated trending requests: the previous 30 UTC days (today is served by the live snapshot). */
 export const TRENDING_DATED_WINDOW_DAYS = 30;

@@ -4,7 +4,7 @@
 import { STATUS_CODES } from "node:http";
 import { FastResponse } from "srvx/node";
 import { z } from "zod";
-import { isServable, precomputedFreshness } from "./freshness.ts";
+import { isServable, precomputedFreshness } from "../snapshot/freshness.ts";
 import type { LoadedSnapshot } from "./serving.ts";
 
 export interface PublicRequest {

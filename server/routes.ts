@@ -1,5 +1,5 @@
 // Every operation of the API, one line each. Scope and credit cost are looked up in policy.ts.
-import type { Operation } from "./operations/_operation.ts";
+import type { Operation } from "./operations/operation.ts";
 import type { OperationId } from "./policy.ts";
 import { searchEntities } from "./operations/search-entities.ts";
 import { searchPeople } from "./operations/search-people.ts";

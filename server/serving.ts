@@ -6,13 +6,15 @@
 import { statSync, watch, type FSWatcher } from "node:fs";
 import { basename, dirname } from "node:path";
 import type Database from "better-sqlite3";
-import { handleSearchKey } from "../compiler/x-ids.ts";
-import type { OperationDeps } from "./operations/_operation.ts";
+import { handleSearchKey } from "../snapshot/x-ids.ts";
+import type { OperationDeps } from "./operations/operation.ts";
 import type { OperationId } from "./policy.ts";
 import { routes } from "./routes.ts";
-import { checkSnapshotIntegrity, copySnapshot, fileIdentity, openSnapshot, readServingManifest } from "./snapshot.ts";
+import { checkSnapshotIntegrity, openSnapshot, readServingManifest } from "../snapshot/open.ts";
+import { copySnapshot, fileIdentity } from "./snapshot-copy.ts";
 import { serveRoute, type ServedRoute } from "./_pipeline.ts";
-import { watchFreshness, type StaleWarning } from "./_stale-warnings.ts";
+import { watchFreshness } from "./stale-warnings.ts";
+import type { ServingEvent, SwapOutcome } from "./observation-types.ts";
 
 /** One opened, checked snapshot with every operation's statements prepared on it. */
 export interface LoadedSnapshot {
@@ -23,12 +25,6 @@ export interface LoadedSnapshot {
   readonly snapshots: Readonly<Record<string, string | null>>;
   readonly routes: Readonly<Record<OperationId, ServedRoute>>;
 }
-
-/** What a log line of serving says, as fields (the structured log, server/log.ts). */
-export type ServingEvent =
-  | { event: "snapshot_swapped"; snapshot: string; previous: string; file: string; check_ms: number }
-  | { event: "snapshot_refused"; snapshot: string; file: string; reason: string }
-  | StaleWarning;
 
 export interface ServingOptions {
   /** ms since the epoch; the operations' clock. Defaults to Date.now. */
@@ -58,8 +54,6 @@ interface Slot {
   identity: string;
   stopWarnings: () => void;
 }
-
-export type SwapOutcome = "swapped" | "unchanged" | "refused";
 
 export class Serving {
   readonly file: string;

@@ -4,7 +4,7 @@
 // (snapshot/_rows.ts), so memory grows with the size of the difference, not of the files.
 // The JSON shape is documented in docs/diff.md; `cei diff` prints it, `cei compile` can reuse it.
 import { diffFamily, type FamilyDiff } from "./_families.ts";
-import { openPair, readSnapshotManifest, SnapshotDiffError } from "./_open.ts";
+import { openPair, readSnapshotManifest, SnapshotDiffError } from "./_open-pair.ts";
 import { diffRankings, type RankingDiff } from "./_rankings.ts";
 import { compareIds, type FieldChange } from "./_rows.ts";
 import { familySpecs } from "./_specs.ts";

@@ -2,12 +2,12 @@
 // phases need to know about one source file, in one definition. The phase files (staging.ts,
 // checks.ts, reference-time.ts, eligibility.ts, output.ts, search-index.ts, stale.ts, shrink.ts)
 // loop over the list in ./index.ts, so that adding a family is adding a folder here; none of them
-// names a family. The snapshot's tables are declared in the contract (../snapshot-schema.ts) and
+// names a family. The snapshot's tables are declared in the contract (snapshot/schema.ts) and
 // a family's diff spec in snapshot/_specs.ts, both referenced by name.
 import type { z } from "zod";
-import type { freshnessBounds } from "../../server/policy.ts";
+import type { freshnessBounds } from "../../snapshot/freshness.ts";
 import type { RuleId } from "../policy.ts";
-import type { SearchKeyFamily } from "../snapshot-schema.ts";
+import type { SearchKeyFamily } from "../../snapshot/search-keys.ts";
 
 /** DATETIME is TEXT normalised to ISO 8601 UTC with milliseconds by SQLite's strftime on insert. */
 export type ColumnType = "TEXT" | "INTEGER" | "NUMERIC" | "DATETIME";
@@ -98,10 +98,10 @@ export interface FamilyDefinition<Table extends string = string> {
   eligibility?(compiledAt: Date): string;
   /** One SQL count per rule of the policy table (policy.ts) that excludes some of the family's records. */
   exclusions(context: EligibilityContext): Partial<Record<RuleId, string>>;
-  /** Step 6a: inserts into the family's snapshot tables (snapshot-schema.ts), in primary-key order. */
+  /** Step 6a: inserts into the family's snapshot tables (snapshot/schema.ts), in primary-key order. */
   output?: string;
-  /** The columns of the family's snapshot table searched by name (search-index.ts). */
-  search?: { type: SearchKeyFamily; table: string; columns: string[]; where?: string };
+  /** Its search keys, by name in the snapshot contract's layout (snapshot/search-keys.ts: the table and columns search-index.ts reads). */
+  search?: SearchKeyFamily;
   /** The name of the family's spec in snapshot/_specs.ts: `cei diff` compares its records, and the shrink guard counts them. */
   diff?: string;
   /** Precomputed snapshots, by their name in the freshness table, that are stale when this family's observations are. */

@@ -1,7 +1,7 @@
 // Rate windows as both meters report them: fixed windows aligned to the epoch, so every reader
 // computes the same window for the same instant, whichever process or machine it runs on.
 import { RATE_WINDOW_MS, tierRateLimits, type Tier } from "../policy.ts";
-import type { Admission, RateLimitInfo } from "./meter.ts";
+import type { Admission, RateLimitInfo } from "./interface.ts";
 
 const WINDOW_SECONDS = RATE_WINDOW_MS / 1000;
 

@@ -1,14 +1,28 @@
 // Key management behind one interface for both meters: `cei keys` (and the tests) open a store by
-// location, a file path (SQLite) or a postgres:// URL, and every change is one transaction there.
-import type { Scope, Tier } from "../policy.ts";
-import { openMeterDatabase, type MeterDatabase } from "./_database.ts";
-import {
-  KeyManagementError, createKey, creditKey, disableKey, enableKey, listKeys, revokeKey, setKeyScopes, setKeyTier,
-  type CreatedKey, type KeySummary,
-} from "./keys.ts";
-import { isPostgresUrl } from "./postgres/_pool.ts";
-import { redactUrl } from "./postgres/_redact.ts";
-import { PostgresKeyStore } from "./postgres/keys.ts";
+// location (open.ts), a file path (SQLite) or a postgres:// URL, and every change is one
+// transaction there. Operators' values are checked here, the same way for both.
+import { scopes as allScopes, tiers, type Scope, type Tier } from "../policy.ts";
+import { isScope, isTier } from "./_columns.ts";
+import type { KeyState } from "./interface.ts";
+
+/** A problem an operator can fix (unknown id, bad value): printed as one line, never a stack trace. */
+export class KeyManagementError extends Error {
+  override name = "KeyManagementError";
+}
+
+export interface KeySummary {
+  id: string;
+  prefix: string;
+  name: string | null;
+  tier: Tier;
+  scopes: Scope[];
+  state: KeyState;
+  credits: number;
+  created_at: string;
+  updated_at: string;
+}
+/** `key` is the secret: returned once, at creation, and stored nowhere. */
+export interface CreatedKey extends KeySummary { key: string }
 
 export interface NewKey { tier: Tier; credits: number; scopes?: readonly Scope[]; name?: string }
 
@@ -27,37 +41,27 @@ export interface KeyStore {
   close(): Promise<void>;
 }
 
-/**
- * `mustExist`: a mistyped file path fails instead of starting an empty meter (a PostgreSQL
- * database must always exist already; its tables are created on first use).
- */
-export async function openKeyStore(location: string, options: { mustExist: boolean; now?: () => number }): Promise<KeyStore> {
-  try {
-    if (isPostgresUrl(location)) return await PostgresKeyStore.open(location, options.now ?? Date.now);
-    return new SqliteKeyStore(openMeterDatabase(location, { mustExist: options.mustExist, now: options.now }));
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    const what = isPostgresUrl(location) ? "meter database" : "meter file";
-    throw new KeyManagementError(`cannot open ${what} "${redactUrl(location)}": ${message}`);
-  }
+export function parseTier(value: string): Tier {
+  if (!isTier(value)) throw new KeyManagementError(`unknown tier "${value}" (expected one of: ${tiers.join(", ")})`);
+  return value;
 }
 
-/** The SQLite file's key functions (server/meter/keys.ts), which are synchronous, as a KeyStore. */
-class SqliteKeyStore implements KeyStore {
-  readonly #db: MeterDatabase;
-
-  constructor(db: MeterDatabase) {
-    this.#db = db;
+/** `a,b,c`: at least one scope, each one of policy.ts's scopes. */
+export function parseScopes(value: string): Scope[] {
+  const names = value.split(",").map((name) => name.trim()).filter((name) => name !== "");
+  if (names.length === 0) throw new KeyManagementError("no scopes given (expected a comma-separated list)");
+  const unknown = names.filter((name) => !isScope(name));
+  if (unknown.length > 0) {
+    throw new KeyManagementError(`unknown scope(s) ${unknown.map((name) => `"${name}"`).join(", ")} (expected: ${allScopes.join(", ")})`);
   }
+  return names as Scope[];
+}
 
-  create = async (options: NewKey, now: number) => createKey(this.#db, options, now);
-  list = async () => listKeys(this.#db);
-  disable = async (id: string, now: number) => disableKey(this.#db, id, now);
-  enable = async (id: string, now: number) => enableKey(this.#db, id, now);
-  revoke = async (id: string, now: number) => revokeKey(this.#db, id, now);
-  credit = async (id: string, amount: number, now: number) => creditKey(this.#db, id, amount, now);
-  setTier = async (id: string, tier: Tier, now: number) => setKeyTier(this.#db, id, tier, now);
-  setScopes = async (id: string, scopes: readonly Scope[], now: number) => setKeyScopes(this.#db, id, scopes, now);
-  schemaVersion = async () => this.#db.prepare<[], number>("SELECT max(version) FROM schema_migrations").pluck().get() ?? 0;
-  close = async () => void this.#db.close();
+/** Whole credits: `min` 0 for an opening balance, 1 for a top-up. */
+export function parseCredits(value: string, min: 0 | 1): number {
+  const credits = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(credits) || credits < min) {
+    throw new KeyManagementError(`invalid credit amount "${value}" (expected a whole number >= ${min})`);
+  }
+  return credits;
 }

@@ -8,7 +8,7 @@ import { MAX_BODY_BYTES } from "../_body.ts";
 import { operationPolicy, RATE_WINDOW_MS, scopes, tierRateLimits, tiers, type Scope } from "../policy.ts";
 import { routes, type Route } from "../routes.ts";
 import { publicRoutes, type PublicRoute } from "../public-routes.ts";
-import { errorResponseName, errorResponses, errorsOf, pascalCase, publicHeaders, successHeaders } from "./_responses.ts";
+import { errorResponseName, errorResponses, errorsOf, pascalCase, publicHeaders, successHeaders } from "./responses.ts";
 import { componentSchemas, inlineSchema, objectFields, type JsonSchema } from "./_schemas.ts";
 
 export const API_VERSION = "1.0.0-beta";

@@ -1,6 +1,6 @@
-// Decision 14: a snapshot older than its bound in policy.ts is never served, judged at request time.
-import { asOfMs } from "../freshness.ts";
-import { freshnessBounds } from "../policy.ts";
+// Decision 14: a snapshot older than its bound (snapshot/freshness.ts) is never served, judged at
+// request time.
+import { asOfMs, freshnessBounds } from "../../snapshot/freshness.ts";
 
 export type FreshnessBound = keyof typeof freshnessBounds;
 

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { notFound } from "../errors.ts";
 import { date, noQuery, pathSlug } from "./_schemas.ts";
-import { defineOperation } from "./_operation.ts";
+import { defineOperation } from "./operation.ts";
 
 export const getEventRequest = z.strictObject({
   params: z.strictObject({ slug: pathSlug }),

@@ -2,7 +2,7 @@
 // snapshot: the answer is the key's tier, scopes, balance and window as admitted.
 import { z } from "zod";
 import { scopes as allScopes, tiers } from "../policy.ts";
-import { defineOperation } from "./_operation.ts";
+import { defineOperation } from "./operation.ts";
 import { dateTime, noQuery } from "./_schemas.ts";
 
 const getKeyRequest = z.strictObject({ params: z.strictObject({}), query: noQuery });

@@ -2,9 +2,9 @@
 import { z } from "zod";
 import { ApiError, staleData } from "../errors.ts";
 import { dateTime } from "./_schemas.ts";
-import { JsonText } from "../_json-text.ts";
+import { JsonText } from "../prebuilt-json.ts";
 import { freshUntil } from "./_freshness.ts";
-import { defineOperation } from "./_operation.ts";
+import { defineOperation } from "./operation.ts";
 
 export const getMarketSnapshotRequest = z.strictObject({
   params: z.strictObject({}),

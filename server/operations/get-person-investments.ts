@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { notFound } from "../errors.ts";
 import { firstRows, limitQuery, pathSlug, personRef, projectRef } from "./_schemas.ts";
-import { defineOperation } from "./_operation.ts";
+import { defineOperation } from "./operation.ts";
 
 /** Default and maximum: the whole bounded list (at most 20 are kept per person). */
 export const PERSON_INVESTMENTS_DEFAULT_LIMIT = 20;

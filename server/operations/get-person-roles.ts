@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { notFound } from "../errors.ts";
 import { firstRows, limitQuery, pathSlug, personRef, projectRef } from "./_schemas.ts";
-import { defineOperation } from "./_operation.ts";
+import { defineOperation } from "./operation.ts";
 
 export const PERSON_ROLES_DEFAULT_LIMIT = 20;
 const PERSON_ROLES_MAX_LIMIT = 20;

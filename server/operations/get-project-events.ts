@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { notFound } from "../errors.ts";
 import { dateTime, firstRows, limitQuery, pathSlug, projectRef } from "./_schemas.ts";
-import { defineOperation } from "./_operation.ts";
+import { defineOperation } from "./operation.ts";
 
 export const PROJECT_EVENTS_DEFAULT_LIMIT = 20;
 const PROJECT_EVENTS_MAX_LIMIT = 20;

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { notFound } from "../errors.ts";
 import { dateTime, noQuery, pathSlug, projectRef } from "./_schemas.ts";
-import { defineOperation } from "./_operation.ts";
+import { defineOperation } from "./operation.ts";
 
 export const getProjectFundingRequest = z.strictObject({
   params: z.strictObject({ slug: pathSlug }),

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { notFound } from "../errors.ts";
 import { date, noQuery, pathSlug, projectRef } from "./_schemas.ts";
 import { freshUntil, isFresh } from "./_freshness.ts";
-import { defineOperation } from "./_operation.ts";
+import { defineOperation } from "./operation.ts";
 
 export const getProjectMarketRequest = z.strictObject({
   params: z.strictObject({ slug: pathSlug }),

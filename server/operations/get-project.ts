@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { notFound } from "../errors.ts";
 import { noQuery, pathSlug, projectIdentity } from "./_schemas.ts";
-import { defineOperation } from "./_operation.ts";
+import { defineOperation } from "./operation.ts";
 
 export const getProjectRequest = z.strictObject({
   params: z.strictObject({ slug: pathSlug }),

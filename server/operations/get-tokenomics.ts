@@ -3,7 +3,7 @@ import { z } from "zod";
 import { notFound } from "../errors.ts";
 import { dateTime, noQuery, pathSlug, tokenRef } from "./_schemas.ts";
 import { freshUntil, isFresh } from "./_freshness.ts";
-import { defineOperation } from "./_operation.ts";
+import { defineOperation } from "./operation.ts";
 
 export const getTokenomicsRequest = z.strictObject({
   params: z.strictObject({ id: pathSlug }),

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { notFound } from "../errors.ts";
 import { noQuery, pathSlug, xAccountReference } from "./_schemas.ts";
-import { defineOperation } from "./_operation.ts";
+import { defineOperation } from "./operation.ts";
 
 export const getXAccountRequest = z.strictObject({
   params: z.strictObject({ id: pathSlug }),

@@ -1,11 +1,11 @@
 // 15. GET /v1/funds/rankings: the top-30 score snapshot as fund identities, filtered by fund type.
 import { z } from "zod";
 import { ApiError, staleData } from "../errors.ts";
-import { JsonText } from "../_json-text.ts";
+import { JsonText } from "../prebuilt-json.ts";
 import { dateTime, enumQueryOr, limitQuery } from "./_schemas.ts";
 import { freshUntil } from "./_freshness.ts";
 import { rankedEntry, rankedJson } from "./_ranked-json.ts";
-import { defineOperation } from "./_operation.ts";
+import { defineOperation } from "./operation.ts";
 
 export const FUND_RANKINGS_DEFAULT_LIMIT = 30;
 export const fundTypes = ["all", "vc", "angel", "accelerator", "launchpad", "cvc", "family-office"] as const;

@@ -1,11 +1,11 @@
 // 12. GET /v1/markets/top-movers: gainers and losers of the fresh top-200 universe for one period.
 import { z } from "zod";
 import { ApiError, staleData } from "../errors.ts";
-import { JsonText } from "../_json-text.ts";
+import { JsonText } from "../prebuilt-json.ts";
 import { dateTime, enumQueryOr, limitQuery } from "./_schemas.ts";
 import { freshUntil } from "./_freshness.ts";
 import { rankedEntry, rankedJson, type RankedEntry } from "./_ranked-json.ts";
-import { defineOperation } from "./_operation.ts";
+import { defineOperation } from "./operation.ts";
 
 export const TOP_MOVERS_DEFAULT_LIMIT = 10;
 export const TOP_MOVERS_DEFAULT_PERIOD = "24h";

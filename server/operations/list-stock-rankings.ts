@@ -1,9 +1,9 @@
 // 14. GET /v1/stocks/rankings: the 30 most recent IPOs, filtered by region and angle inside them.
 import { z } from "zod";
-import { JsonText } from "../_json-text.ts";
+import { JsonText } from "../prebuilt-json.ts";
 import { date, enumQueryOr, limitQuery } from "./_schemas.ts";
 import { rankedEntry, rankedJson } from "./_ranked-json.ts";
-import { defineOperation } from "./_operation.ts";
+import { defineOperation } from "./operation.ts";
 
 export const STOCK_RANKINGS_DEFAULT_LIMIT = 12;
 export const stockRegions = ["all", "us", "hk", "kr", "jp", "tw", "uk", "au", "br"] as const;

@@ -3,11 +3,11 @@
 import { z } from "zod";
 import { ApiError, noTrendingRanking, staleData } from "../errors.ts";
 import { TRENDING_DATED_WINDOW_DAYS } from "../policy.ts";
-import { JsonText } from "../_json-text.ts";
+import { JsonText } from "../prebuilt-json.ts";
 import { dateTime, enumQuery, limitQuery, linkedEntity } from "./_schemas.ts";
 import { freshUntil } from "./_freshness.ts";
 import { rankedEntry, rankedJson, type RankedEntry } from "./_ranked-json.ts";
-import { defineOperation, invalidParameter } from "./_operation.ts";
+import { defineOperation, invalidParameter } from "./operation.ts";
 
 export const TRENDING_ENTITIES_DEFAULT_LIMIT = 20;
 const entityTypes = ["project", "token", "person", "x_account"] as const;

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { ApiError, staleData } from "../errors.ts";
 import { dateTime, enumQuery, limitQuery, ranked } from "./_schemas.ts";
 import { isFresh } from "./_freshness.ts";
-import { defineOperation } from "./_operation.ts";
+import { defineOperation } from "./operation.ts";
 
 export const TRENDING_PROJECTS_DEFAULT_LIMIT = 30;
 export const hotTiers = ["viral", "hot", "rising", "early", "watch"] as const;

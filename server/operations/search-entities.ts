@@ -5,10 +5,10 @@ import {
 } from "./_schemas.ts";
 import {
   createSearchIndex, defaultSearchFamilies, searchFamilies, searchText, type SearchEntries, type SearchFamily,
-} from "./_search.ts";
-import { defineOperation } from "./_operation.ts";
-import type { SearchKeyFamily } from "../../compiler/snapshot-schema.ts";
-import { JsonText } from "../_json-text.ts";
+} from "./search-index.ts";
+import { defineOperation } from "./operation.ts";
+import type { SearchKeyFamily } from "../../snapshot/search-keys.ts";
+import { JsonText } from "../prebuilt-json.ts";
 
 export const SEARCH_DEFAULT_LIMIT = 10;
 /** Decision 21: `types` holds at most this many values. */

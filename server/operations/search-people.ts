@@ -2,10 +2,10 @@
 // (people with an eligible investment or role); not a profile or a people export.
 import { z } from "zod";
 import { limitQuery, personIdentity } from "./_schemas.ts";
-import { createSearchIndex, searchText } from "./_search.ts";
+import { createSearchIndex, searchText } from "./search-index.ts";
 import { searchEntries } from "./search-entities.ts";
-import { defineOperation } from "./_operation.ts";
-import { JsonText } from "../_json-text.ts";
+import { defineOperation } from "./operation.ts";
+import { JsonText } from "../prebuilt-json.ts";
 
 export const PEOPLE_SEARCH_DEFAULT_LIMIT = 10;
 
@@ -27,7 +27,7 @@ export const searchPeople = defineOperation({
   request: searchPeopleRequest,
   response: searchPeopleResponse,
   prepare({ snapshot }) {
-    // The person keys are the search candidates' only (compiler/search-index.ts).
+    // The person keys are the search candidates' only (snapshot/search-keys.ts).
     const index = createSearchIndex(snapshot, undefined, { families: { person: searchEntries.families.person! } });
     const people = new Set(["person"] as const);
     return ({ query }): JsonText => {

@@ -10,7 +10,7 @@ import { FastResponse } from "srvx/node";
 import { buildOpenApi, type OpenApiDocument } from "../openapi/document.ts";
 import { BUILT_DOCS_ASSETS, COMMITTED_OPENAPI } from "../_repo-files.ts";
 import { docsAssets, encode, loadEncoded, type DocsAsset, type Encoded } from "./assets.ts";
-import { chooseEncoding, type RepresentationRequest } from "./_encoding.ts";
+import { chooseEncoding, type RepresentationRequest } from "./encoding.ts";
 
 const CONTENT_SECURITY_POLICY = [
   "default-src 'none'", "script-src 'self'", "style-src 'self' 'unsafe-inline'", "img-src 'self' data:",

@@ -8,8 +8,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { openMeterDatabase } from "../../server/meter/_database.ts";
-import { createKey } from "../../server/meter/keys.ts";
+import { openMeterDatabase } from "../../server/meter/sqlite/database.ts";
+import { createKey } from "../../server/meter/sqlite/keys.ts";
 import { compileFixture } from "../_support/fixtures.ts";
 
 const REPO_DIR = fileURLToPath(new URL("../../", import.meta.url));
@@ -152,15 +152,15 @@ test("a source edited after the build is run from the sources, never from the st
   writeFileSync(main, original);
   await build();
   expect(entry(await cei(["--help"]))).toBe("dist");
-  const deep = join(repo, "server/meter/keys.ts");
+  const deep = join(repo, "server/meter/sqlite/keys.ts");
   const later = new Date(statSync(deep).mtimeMs + 5_000);
   utimesSync(deep, later, later);
-  expect(entry(await cei(["--help"]))).toBe("tsx (server/meter/keys.ts changed since the build)");
+  expect(entry(await cei(["--help"]))).toBe("tsx (server/meter/sqlite/keys.ts changed since the build)");
 
   // A source the build read that is gone, and a dist without build info.
   await build();
   renameSync(deep, `${deep}.away`);
-  expect(entry(await cei(["--help"]))).toBe("tsx (server/meter/keys.ts changed since the build)");
+  expect(entry(await cei(["--help"]))).toBe("tsx (server/meter/sqlite/keys.ts changed since the build)");
   renameSync(`${deep}.away`, deep);
   rmSync(join(repo, "dist/build-info.json"));
   const noInfo = await cei(["--help"]);

@@ -1,10 +1,10 @@
 // fixtures/valid compiles, and every family's compiled rows equal the expected rows.
 import type Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { SNAPSHOT_FORMAT_VERSION } from "../../compiler/snapshot-schema.ts";
+import { SNAPSHOT_FORMAT_VERSION } from "../../snapshot/schema.ts";
 import { FIXTURE_X_SECRET, compileFixture } from "../_support/fixtures.ts";
-import { xAccountId } from "../../compiler/x-ids.ts";
-import { manifestOf, openSnapshot, rows } from "./_snapshot.ts";
+import { xAccountId } from "../../snapshot/x-ids.ts";
+import { manifestOf, openSnapshot, rows } from "../_support/compiled-tables.ts";
 
 let db: Database.Database;
 beforeAll(async () => {

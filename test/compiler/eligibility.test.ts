@@ -4,7 +4,7 @@ import type Database from "better-sqlite3";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { eligibilityRules } from "../../compiler/policy.ts";
 import { compileFixture } from "../_support/fixtures.ts";
-import { manifestOf, openSnapshot } from "./_snapshot.ts";
+import { manifestOf, openSnapshot } from "../_support/compiled-tables.ts";
 
 let db: Database.Database;
 let excluded: Record<string, Record<string, number>>;

@@ -3,11 +3,11 @@
 // definitions that claim the same one) would silently drop or double a part of the snapshot.
 import { expect, test } from "vitest";
 import { families } from "../../compiler/families/index.ts";
-import { SEARCH_KEY_FAMILIES } from "../../compiler/snapshot-schema.ts";
+import { SEARCH_KEY_FAMILIES } from "../../snapshot/search-keys.ts";
 import { familySpecs } from "../../snapshot/_specs.ts";
 
 test("each search-key type of the snapshot contract has exactly one family", () => {
-  const types = families.flatMap((f) => (f.search === undefined ? [] : [f.search.type]));
+  const types = families.flatMap((f) => (f.search === undefined ? [] : [f.search]));
   expect([...types].sort()).toEqual([...SEARCH_KEY_FAMILIES].sort());
 });
 

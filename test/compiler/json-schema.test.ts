@@ -8,11 +8,11 @@ import addFormatsModule from "ajv-formats";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { families } from "../../compiler/families/index.ts";
-import { text, url } from "../../compiler/families/_common.ts";
+import { text, url } from "../../compiler/families/source-fields.ts";
 import { schemaFileName, schemaId, writeFamilyJsonSchemas } from "../../compiler/json-schema.ts";
 import { validateBatch } from "../../compiler/validate-lines.ts";
 import { FIXTURE_X_SECRET, FIXTURES_DIR, fixtureDir } from "../_support/fixtures.ts";
-import { AS_OF, generateSample } from "../sample/_sample.ts";
+import { AS_OF, generateSample } from "../_support/sample.ts";
 import { testTempDir } from "../_support/temp.ts";
 
 type Json = Record<string, unknown>;

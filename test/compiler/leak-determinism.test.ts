@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { expect, onTestFinished, test } from "vitest";
 import { compileSnapshot } from "../../compiler/compile.ts";
 import { FIXTURE_COMPILED_AT, FIXTURE_X_SECRET, compileFixture, fixtureDir } from "../_support/fixtures.ts";
-import { manifestOf, openSnapshot } from "./_snapshot.ts";
+import { manifestOf, openSnapshot } from "../_support/compiled-tables.ts";
 
 const handles = ["AuroraSwapHQ", "alice_onchain", "nolink_news", "hidden_acct"];
 

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { expect, test } from "vitest";
 import { compileSnapshot, type CompileOptions } from "../../compiler/compile.ts";
 import { families } from "../../compiler/families/index.ts";
-import { MAX_NESTING } from "../../compiler/_json-text.ts";
+import { MAX_NESTING } from "../../compiler/json-line-diagnostics.ts";
 import { MAX_KINDS, OTHER_KINDS, problemKind } from "../../compiler/problem-report.ts";
 import { FIXTURE_COMPILED_AT, FIXTURE_X_SECRET, fixtureDir } from "../_support/fixtures.ts";
 import { testTempDir } from "../_support/temp.ts";

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { handleSearchHash, handleSearchKey, normaliseHandle, xAccountId } from "../../compiler/x-ids.ts";
+import { handleSearchHash, handleSearchKey, normaliseHandle, xAccountId } from "../../snapshot/x-ids.ts";
 import { compileFixture, fixtureDir, FIXTURE_X_SECRET } from "../_support/fixtures.ts";
 
 let file: string;

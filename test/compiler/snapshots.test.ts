@@ -6,7 +6,7 @@ import { afterAll, beforeAll, expect, test } from "vitest";
 import { compileSnapshot } from "../../compiler/compile.ts";
 import { previousUtcDays } from "../../compiler/snapshots.ts";
 import { FIXTURE_COMPILED_AT } from "../_support/fixtures.ts";
-import { manifestOf, openSnapshot } from "./_snapshot.ts";
+import { manifestOf, openSnapshot } from "../_support/compiled-tables.ts";
 import { writeSources } from "../_support/sources.ts";
 import { testTempDir } from "../_support/temp.ts";
 

@@ -1,11 +1,11 @@
-// Keeps docs/source-format.md true: its field tables are exactly what docs/_source-format.ts
+// Keeps docs/source-format.md true: its field tables are exactly what docs/source-format-tables.ts
 // generates from the compiler's schemas, and they state the rules a curator needs.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { families } from "../../compiler/families/index.ts";
 import { cryptoAngles } from "../../compiler/families/stocks/source.ts";
 import { familyJsonSchemas } from "../../compiler/json-schema.ts";
-import { fieldTables, rewriteFieldTables, SOURCE_FORMAT_MD } from "../../docs/_source-format.ts";
+import { fieldTables, rewriteFieldTables, SOURCE_FORMAT_MD } from "../../docs/source-format-tables.ts";
 
 const page = readFileSync(SOURCE_FORMAT_MD, "utf8");
 const tables = fieldTables();
@@ -21,7 +21,7 @@ function row(table: string, field: string): string[] {
 }
 
 describe("docs/source-format.md", () => {
-  it("holds exactly the field tables `npx tsx docs/_source-format.ts` writes", () => {
+  it("holds exactly the field tables `npx tsx docs/source-format-tables.ts` writes", () => {
     expect(page).toBe(rewriteFieldTables(page, tables));
   });
 

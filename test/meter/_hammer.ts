@@ -2,7 +2,7 @@
 // says "ready", waits for "go" on stdin, then settles `attempts` requests in small concurrent
 // bursts (many transactions, interleaving with the other processes) and prints its tally as JSON.
 import { createInterface } from "node:readline";
-import { SqliteMeter } from "../../server/meter/meter.ts";
+import { SqliteMeter } from "../../server/meter/sqlite/meter.ts";
 import { answerOf, settleRequest } from "./_helpers.ts";
 
 const [file, secret, attemptsText, cost, label] = process.argv.slice(2);

@@ -4,9 +4,10 @@ import Database from "better-sqlite3";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openMeterDatabase } from "../../server/meter/_database.ts";
-import { createKey, type CreatedKey } from "../../server/meter/keys.ts";
-import type { KeyRecord, Meter, Settlement } from "../../server/meter/meter.ts";
+import { openMeterDatabase } from "../../server/meter/sqlite/database.ts";
+import { createKey } from "../../server/meter/sqlite/keys.ts";
+import type { CreatedKey } from "../../server/meter/key-store.ts";
+import type { KeyRecord, Meter, Settlement } from "../../server/meter/interface.ts";
 import type { Scope, Tier } from "../../server/policy.ts";
 
 /** 2026-11-21T18:29:10.250Z: inside the window that ends at 18:30:00.000Z. */

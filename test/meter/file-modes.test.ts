@@ -1,7 +1,7 @@
 import { chmodSync, existsSync, statSync, writeFileSync } from "node:fs";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { openMeterDatabase } from "../../server/meter/_database.ts";
-import { SqliteMeter } from "../../server/meter/meter.ts";
+import { openMeterDatabase } from "../../server/meter/sqlite/database.ts";
+import { SqliteMeter } from "../../server/meter/sqlite/meter.ts";
 import { issueKey, tempDir, type TempDir } from "./_helpers.ts";
 
 let dir: TempDir;

@@ -2,7 +2,7 @@
 import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SqliteMeter } from "../../server/meter/meter.ts";
+import { SqliteMeter } from "../../server/meter/sqlite/meter.ts";
 import { scopes as allScopes } from "../../server/policy.ts";
 import { inspect, tempDir, type TempDir } from "./_helpers.ts";
 

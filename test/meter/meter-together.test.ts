@@ -1,10 +1,11 @@
 // The requests of one key queued one after another settle as one job in the meter's batch
-// (server/meter/_queue.ts, "Together"; server/meter/meter.ts, #settleAll). Whatever the mix, the
+// (server/meter/sqlite/_queue.ts, "Together"; server/meter/sqlite/meter.ts, #settleAll). Whatever the mix, the
 // answers, the ledger and the balances must be exactly those of settling every request alone, one
 // after another.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { SqliteMeter, type KeyRecord, type Settlement } from "../../server/meter/meter.ts";
+import { SqliteMeter } from "../../server/meter/sqlite/meter.ts";
+import type { KeyRecord, Settlement } from "../../server/meter/interface.ts";
 import { T0, answerOf, inspect, issueKey, settleRequest, tempDir } from "./_helpers.ts";
 
 /** `free`: a request that costs nothing (GET /v1/key); `fails`: its work throws. */

@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { openMeterDatabase } from "../../server/meter/_database.ts";
-import { disableKey, revokeKey, setKeyTier } from "../../server/meter/keys.ts";
-import { SqliteMeter, MeterBusyError, type Admission, type KeyRecord, type Settlement } from "../../server/meter/meter.ts";
+import { openMeterDatabase } from "../../server/meter/sqlite/database.ts";
+import { disableKey, revokeKey, setKeyTier } from "../../server/meter/sqlite/keys.ts";
+import { SqliteMeter } from "../../server/meter/sqlite/meter.ts";
+import { MeterBusyError, type Admission, type KeyRecord, type Settlement } from "../../server/meter/interface.ts";
 import { tierRateLimits } from "../../server/policy.ts";
 import { T0, answerOf, inspect, issueKey, settleRequest, tempDir, type TempDir } from "./_helpers.ts";
 

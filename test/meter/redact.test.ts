@@ -4,7 +4,7 @@
 import { execFile } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { redactUrl } from "../../server/meter/open.ts";
-import { CEI_BIN, REPO_ROOT } from "../metering/_processes.ts";
+import { CEI_BIN, REPO_ROOT } from "../_support/processes.ts";
 import { fixtureSnapshot } from "../_support/server.ts";
 
 const forms: ReadonlyArray<[string, string, string]> = [

@@ -2,9 +2,9 @@ import Database from "better-sqlite3";
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { openMeterDatabase } from "../../server/meter/_database.ts";
-import { LATEST_SCHEMA_VERSION, migrations } from "../../server/meter/_migrations.ts";
-import { SqliteMeter } from "../../server/meter/meter.ts";
+import { openMeterDatabase } from "../../server/meter/sqlite/database.ts";
+import { LATEST_SCHEMA_VERSION, migrations } from "../../server/meter/sqlite/migrations.ts";
+import { SqliteMeter } from "../../server/meter/sqlite/meter.ts";
 import { T0, issueKey, tempDir, type TempDir } from "./_helpers.ts";
 
 let dir: TempDir;

@@ -6,9 +6,8 @@
 import Database from "better-sqlite3";
 import { createApp } from "../../server/app.ts";
 import { startServer, type RunningServer } from "../../server/listen.ts";
-import { openKeyStore } from "../../server/meter/key-store.ts";
-import { isPostgresUrl, openMeter } from "../../server/meter/open.ts";
-import { createPool } from "../../server/meter/postgres/_pool.ts";
+import { isPostgresUrl, openKeyStore, openMeter } from "../../server/meter/open.ts";
+import { createPool } from "../../server/meter/postgres/pool.ts";
 import type { Scope, Tier } from "../../server/policy.ts";
 import { Serving } from "../../server/serving.ts";
 import { FIXTURE_X_SECRET } from "../_support/fixtures.ts";

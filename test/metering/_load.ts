@@ -1,6 +1,6 @@
 // Steady load on `cei serve` readers for the multi-process proofs: `concurrency` loops per reader,
 // each sending the next request as soon as the last is answered, until stopped or the reader dies.
-import { keepAliveClient, type Answer } from "./_processes.ts";
+import { keepAliveClient, type Answer } from "../_support/processes.ts";
 
 /** get_project (1 credit), search_people (2), get_event (1): no freshness bound on the real clock. */
 const PATHS = ["/v1/projects/aurora-swap", "/v1/people/search?query=alice", "/v1/events/berlin-node-day"];

@@ -9,10 +9,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { openMeterDatabase } from "../../server/meter/_database.ts";
-import { createKey } from "../../server/meter/keys.ts";
+import { openMeterDatabase } from "../../server/meter/sqlite/database.ts";
+import { createKey } from "../../server/meter/sqlite/keys.ts";
 import { fixtureSnapshot } from "./_http.ts";
-import { keepAliveClient, startCeiServe } from "./_processes.ts";
+import { keepAliveClient, startCeiServe } from "../_support/processes.ts";
 
 const CREDITS = 1_000_000;
 const CONCURRENCY = 24;

@@ -4,10 +4,10 @@
 // that were answered. The children use the real clock, so the operation is get_project, which has
 // no freshness bound; the tier is internal, whose rate limit does not trip.
 import { afterEach, expect, it } from "vitest";
-import { openKeyStore } from "../../server/meter/key-store.ts";
+import { openKeyStore } from "../../server/meter/open.ts";
 import { meterBackends, newMeterLocation } from "../_support/meter-backends.ts";
 import { fixtureSnapshot, viewMeter } from "./_http.ts";
-import { keepAliveClient, startCeiServe, type Answer, type ChildServer } from "./_processes.ts";
+import { keepAliveClient, startCeiServe, type Answer, type ChildServer } from "../_support/processes.ts";
 
 const CREDITS = 200;
 const REQUESTS = 1_000;

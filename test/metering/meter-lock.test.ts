@@ -4,8 +4,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { METER_WAIT_LIMIT_MS } from "../../server/meter/meter.ts";
-import { REPO_ROOT } from "./_processes.ts";
+import { METER_WAIT_LIMIT_MS } from "../../server/meter/interface.ts";
+import { REPO_ROOT } from "../_support/processes.ts";
 import { startMeteredServer, type MeteredServer } from "./_http.ts";
 
 let server: MeteredServer;

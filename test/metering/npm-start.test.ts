@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { request, type HttpResult } from "./_http.ts";
-import { startChildServer, type ChildServer } from "./_processes.ts";
+import { startChildServer, type ChildServer } from "../_support/processes.ts";
 
 const START = fileURLToPath(new URL("../../cli/start.ts", import.meta.url));
 

@@ -3,10 +3,10 @@
 // error is logged whole once, then summarised with `repeated: N`; every line is JSON, the pool's
 // own "connection closed" warnings included. This file runs a PostgreSQL of its own, since it stops it.
 import { afterAll, beforeAll, expect, inject, it } from "vitest";
-import { openKeyStore } from "../../server/meter/key-store.ts";
+import { openKeyStore } from "../../server/meter/open.ts";
 import { startPostgres, type TestPostgres } from "../_support/postgres.ts";
 import { fixtureSnapshot } from "./_http.ts";
-import { keepAliveClient, startCeiServe } from "./_processes.ts";
+import { keepAliveClient, startCeiServe } from "../_support/processes.ts";
 
 const FAILED_REQUESTS = 300;
 

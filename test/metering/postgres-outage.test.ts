@@ -4,11 +4,11 @@
 // readers answer 200 again by themselves, without a restart. Afterwards the ledger holds exactly
 // one charge per 200 and none for a 500. This file runs a PostgreSQL of its own, since it stops it.
 import { afterAll, beforeAll, expect, inject, it } from "vitest";
-import { openKeyStore } from "../../server/meter/key-store.ts";
+import { openKeyStore } from "../../server/meter/open.ts";
 import { startPostgres, type TestPostgres } from "../_support/postgres.ts";
 import { fixtureSnapshot, viewMeter } from "./_http.ts";
 import { startLoad } from "./_load.ts";
-import { startCeiServe } from "./_processes.ts";
+import { startCeiServe } from "../_support/processes.ts";
 
 const CREDITS = 1_000_000;
 const CONCURRENCY = 8;

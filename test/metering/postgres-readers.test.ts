@@ -5,11 +5,11 @@
 // while the first was already dead.
 import { setTimeout as sleep } from "node:timers/promises";
 import { beforeAll, expect, it } from "vitest";
-import { openKeyStore } from "../../server/meter/key-store.ts";
+import { openKeyStore } from "../../server/meter/open.ts";
 import { newPostgresDatabase } from "../_support/meter-backends.ts";
 import { fixtureSnapshot, viewMeter } from "./_http.ts";
 import { startLoad } from "./_load.ts";
-import { startCeiServe } from "./_processes.ts";
+import { startCeiServe } from "../_support/processes.ts";
 
 const CREDITS = 1_000_000;
 const CONCURRENCY = 12;

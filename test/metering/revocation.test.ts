@@ -3,10 +3,10 @@
 // that is running, in-process (injected clock) and as two `cei serve` readers (real clock) sharing
 // the meter, for both meters (a SQLite file, PostgreSQL).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openKeyStore } from "../../server/meter/key-store.ts";
+import { openKeyStore } from "../../server/meter/open.ts";
 import { meterBackends, newMeterLocation } from "../_support/meter-backends.ts";
 import { fixtureSnapshot, request, startMeteredServer, type MeteredServer } from "./_http.ts";
-import { cei, startCeiServe } from "./_processes.ts";
+import { cei, startCeiServe } from "../_support/processes.ts";
 
 const EVENT = "/v1/events/berlin-node-day";
 const FORBIDDEN = { code: "FORBIDDEN", message: "The API key is disabled or revoked." };

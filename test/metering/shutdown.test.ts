@@ -11,11 +11,11 @@ import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, expect, it, onTestFinished } from "vitest";
 import { listenDefaults } from "../../server/listen-limits.ts";
-import { openMeterDatabase } from "../../server/meter/_database.ts";
-import { createKey } from "../../server/meter/keys.ts";
-import { RawConnection } from "../server/_raw-http.ts";
+import { openMeterDatabase } from "../../server/meter/sqlite/database.ts";
+import { createKey } from "../../server/meter/sqlite/keys.ts";
+import { RawConnection } from "../_support/raw-http.ts";
 import { fixtureSnapshot } from "./_http.ts";
-import { startCeiServe, type ChildServer } from "./_processes.ts";
+import { startCeiServe, type ChildServer } from "../_support/processes.ts";
 
 const CONNECTIONS = 8;
 /** Operations without a freshness bound: the child serves the fixture snapshot on the real clock. */

@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { openApiText } from "../../cli/openapi.ts";
 import { codeToStatus, errorCodes } from "../../server/errors.ts";
 import { API_VERSION, buildOpenApi, openApiPath } from "../../server/openapi/document.ts";
-import { errorResponseName } from "../../server/openapi/_responses.ts";
+import { errorResponseName } from "../../server/openapi/responses.ts";
 import { operationPolicy } from "../../server/policy.ts";
 import { routes } from "../../server/routes.ts";
 import { OpenApiContract } from "../_support/openapi.ts";

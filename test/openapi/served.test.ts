@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { docsAssets, loadEncoded, writeDocsAssets } from "../../server/public/assets.ts";
-import { chooseEncoding } from "../../server/public/_encoding.ts";
+import { chooseEncoding } from "../../server/public/encoding.ts";
 import { createTestService, REQUEST_ID, type TestService } from "../_support/server.ts";
 
 const committedBytes = readFileSync(new URL("../../docs/openapi.json", import.meta.url));

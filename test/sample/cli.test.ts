@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { readXSecret } from "../../cli/compile.ts";
 import { parseAsOf, parseScale, registerSample } from "../../cli/sample.ts";
 import { families } from "../../compiler/families/index.ts";
-import { tempDir } from "./_sample.ts";
+import { tempDir } from "../_support/sample.ts";
 
 describe("parseAsOf", () => {
   it("accepts ISO 8601 date-times with a zone, and dates as midnight UTC", () => {

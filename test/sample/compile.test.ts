@@ -4,8 +4,8 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { compileSnapshot } from "../../compiler/compile.ts";
-import { freshnessBounds } from "../../server/policy.ts";
-import { AS_OF, OTHER_AS_OFS, generateSample, tempDir } from "./_sample.ts";
+import { freshnessBounds } from "../../snapshot/freshness.ts";
+import { AS_OF, OTHER_AS_OFS, generateSample, tempDir } from "../_support/sample.ts";
 
 type Manifest = {
   snapshots: Record<string, string | null>;

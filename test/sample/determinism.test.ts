@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { families } from "../../compiler/families/index.ts";
-import { AS_OF, DAY, generateSample, readLines } from "./_sample.ts";
+import { AS_OF, DAY, generateSample, readLines } from "../_support/sample.ts";
 
 const DATE_OR_TIME = /\b\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}:\d{2}\.\d{3}Z)?\b/g;
 

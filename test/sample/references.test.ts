@@ -1,7 +1,7 @@
 // Every reference in the sample names a record that exists (and, where the compiler requires
 // it, a visible one), and every id, slug and handle is unique in its family.
 import { beforeAll, describe, expect, it } from "vitest";
-import { AS_OF, loadSample, visible, type Sample } from "./_sample.ts";
+import { AS_OF, loadSample, visible, type Sample } from "../_support/sample.ts";
 
 const duplicates = (values: string[]): string[] => values.filter((v, i) => values.indexOf(v) !== i);
 const normalise = (handle: string): string => handle.replace(/^@/, "").toLowerCase();

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { fundTypes } from "../../compiler/families/funds/source.ts";
 import { hotTiers } from "../../compiler/families/projects/source.ts";
 import { cryptoAngles, stockRegions } from "../../compiler/families/stocks/source.ts";
-import { AS_OF, DAY, HOUR, OTHER_AS_OFS, ageMs, loadSample, visible, ymd, type Sample } from "./_sample.ts";
+import { AS_OF, DAY, HOUR, OTHER_AS_OFS, ageMs, loadSample, visible, ymd, type Sample } from "../_support/sample.ts";
 
 const distinct = <T>(values: T[]): T[] => [...new Set(values)].sort();
 

@@ -1,7 +1,7 @@
 // --scale grows every family in proportion: about 1,100 lines per unit of scale.
 import { describe, expect, it } from "vitest";
-import { baseCounts, makePlan } from "../../data/_plan.ts";
-import { AS_OF, generateSample } from "./_sample.ts";
+import { baseCounts, makePlan } from "../../data/plan.ts";
+import { AS_OF, generateSample } from "../_support/sample.ts";
 
 const total = (files: Record<string, number>): number => Object.values(files).reduce((a, b) => a + b, 0);
 

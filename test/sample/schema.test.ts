@@ -1,7 +1,7 @@
 // Every line of every file the sample writes parses with its family's source schema.
 import { describe, expect, it } from "vitest";
 import { families } from "../../compiler/families/index.ts";
-import { AS_OF, OTHER_AS_OFS, fileNames, generateSample, readLines } from "./_sample.ts";
+import { AS_OF, OTHER_AS_OFS, fileNames, generateSample, readLines } from "../_support/sample.ts";
 
 describe("writeSample output parses with the family schemas", () => {
   it.each([

@@ -6,17 +6,17 @@
 // 127.0.0.2 and 127.0.0.3, bound with `localAddress`.
 import type { IncomingMessage } from "node:http";
 import { afterEach, beforeAll, describe, expect, it, onTestFinished } from "vitest";
-import { clientAddress, parseTrustedProxies } from "../../server/_address-limits.ts";
+import { clientAddress, parseTrustedProxies } from "../../server/address-limits.ts";
 import { listenDefaults } from "../../server/listen-limits.ts";
 import { createLogger } from "../../server/log.ts";
-import { listenerLog } from "../../server/_observe.ts";
+import { listenerLog } from "../../server/observe.ts";
 import { startServer, type ListenOptions, type RunningServer } from "../../server/listen.ts";
 import { startListhenServer } from "../../server/listen-listhen.ts";
 import { Metrics } from "../../server/metrics.ts";
 import { startMetricsServer } from "../../server/metrics-listen.ts";
 import { createTestService, type TestService } from "../_support/server.ts";
 import { pairedRounds, sequentialRun, startAttacker, timedGet } from "./_load-clients.ts";
-import { connectionPool, RawConnection } from "./_raw-http.ts";
+import { connectionPool, RawConnection } from "../_support/raw-http.ts";
 
 const ATTACKER = "127.0.0.1";
 const VICTIM = "127.0.0.2";

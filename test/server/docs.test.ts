@@ -1,14 +1,14 @@
 // Keeps docs/api.md true: its generated examples parse with the strict response schemas, every
 // operation of routes.ts has one, and its published tables (operations, scopes, costs, tier limits,
-// freshness bounds) equal the numbers in server/policy.ts that the server enforces.
+// freshness bounds) equal the numbers in server/policy.ts and snapshot/freshness.ts that the server
+// enforces.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { codeToStatus, errorCodes } from "../../server/errors.ts";
 import { NEWS_ID_PATTERN } from "../../server/operations/get-news.ts";
-import {
-  freshnessBounds, operationIds, operationPolicy, RATE_WINDOW_MS, tierRateLimits, tiers, type OperationId,
-} from "../../server/policy.ts";
+import { operationIds, operationPolicy, RATE_WINDOW_MS, tierRateLimits, tiers, type OperationId } from "../../server/policy.ts";
+import { freshnessBounds } from "../../snapshot/freshness.ts";
 import { routes } from "../../server/routes.ts";
 import { PERSON_INVESTMENTS_DEFAULT_LIMIT } from "../../server/operations/get-person-investments.ts";
 import { PERSON_ROLES_DEFAULT_LIMIT } from "../../server/operations/get-person-roles.ts";

@@ -4,9 +4,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readManifest } from "../../compiler/manifest.ts";
 import { createApp, SNAPSHOT_HEADER } from "../../server/app.ts";
-import { freshnessBounds } from "../../server/policy.ts";
+import { freshnessBounds } from "../../snapshot/freshness.ts";
 import { Serving } from "../../server/serving.ts";
-import { WARN_BEFORE_STALE_MS, watchFreshness } from "../../server/_stale-warnings.ts";
+import { WARN_BEFORE_STALE_MS, watchFreshness } from "../../server/stale-warnings.ts";
 import { createTestService, fixtureSnapshot, REQUEST_ID, type TestService } from "../_support/server.ts";
 
 let service: TestService;

@@ -1,11 +1,11 @@
 // Answers fixed by the request and the snapshot are kept, serialised, per loaded snapshot
-// (server/operations/_operation.ts, keepAnswers): a repeated request is answered without
+// (server/operations/operation.ts, keepAnswers): a repeated request is answered without
 // reading the snapshot again, and an answer the clock retires (freshness, an event's status) is
 // made again once its time is up, or when the clock is set back before it was made.
 import Database from "better-sqlite3";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { JsonText } from "../../server/_json-text.ts";
-import type { Caller, Operation, OperationHandler } from "../../server/operations/_operation.ts";
+import { JsonText } from "../../server/prebuilt-json.ts";
+import type { Caller, Operation, OperationHandler } from "../../server/operations/operation.ts";
 import { getEvent } from "../../server/operations/get-event.ts";
 import { getProjectFeatures } from "../../server/operations/get-project-features.ts";
 import { getProjectMarket } from "../../server/operations/get-project-market.ts";

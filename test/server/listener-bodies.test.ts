@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type RunningServer } from "../../server/listen.ts";
 import { startListhenServer } from "../../server/listen-listhen.ts";
 import { createTestService, REQUEST_ID, type TestService } from "../_support/server.ts";
-import { chunkedPieces, connectionPool, type RawResponse } from "./_raw-http.ts";
+import { chunkedPieces, connectionPool, type RawResponse } from "../_support/raw-http.ts";
 
 let service: TestService;
 let server: RunningServer;

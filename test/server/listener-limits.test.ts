@@ -7,7 +7,7 @@ import { listenDefaults, parseListenLimits } from "../../server/listen-limits.ts
 import { startServer, type ListenOptions, type RunningServer } from "../../server/listen.ts";
 import { startListhenServer } from "../../server/listen-listhen.ts";
 import { createTestService, type TestService } from "../_support/server.ts";
-import { connectionPool, RawConnection } from "./_raw-http.ts";
+import { connectionPool, RawConnection } from "../_support/raw-http.ts";
 
 let service: TestService;
 let key: string;

@@ -9,9 +9,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
-import { openMeterDatabase } from "../../server/meter/_database.ts";
-import { createKey } from "../../server/meter/keys.ts";
-import { CEI_BIN, REPO_ROOT, keepAliveClient } from "../metering/_processes.ts";
+import { openMeterDatabase } from "../../server/meter/sqlite/database.ts";
+import { createKey } from "../../server/meter/sqlite/keys.ts";
+import { CEI_BIN, REPO_ROOT, keepAliveClient } from "../_support/processes.ts";
 import { fixtureSnapshot } from "../_support/server.ts";
 
 const SHUTDOWN_TIMEOUT_MS = 1_000;

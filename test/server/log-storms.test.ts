@@ -1,9 +1,9 @@
-// A storm of one error is logged once per interval with a count (server/_log-storms.ts): through
+// A storm of one error is logged once per interval with a count (server/log-storms.ts): through
 // the real app, a meter that fails every request answers 500 each time, and the log holds one
 // stack and then one summary line per interval, while the request lines (info) stay one each.
 import { afterEach, expect, it, vi } from "vitest";
 import { createLogger } from "../../server/log.ts";
-import { repeatLimiter } from "../../server/_log-storms.ts";
+import { repeatLimiter } from "../../server/log-storms.ts";
 import { createTestService } from "../_support/server.ts";
 
 type Line = Record<string, unknown>;

@@ -1,4 +1,4 @@
-// The structured log (server/log.ts, server/_observe.ts): one JSON line per request over a real
+// The structured log (server/log.ts, server/observe.ts): one JSON line per request over a real
 // HTTP server, built from what the pipeline knew (key id, never the secret; the error code; the
 // credits charged; the snapshot), listener answers, unexpected errors with their request id,
 // serving's swap and refusal lines, and the level that silences the request lines.
@@ -8,11 +8,11 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { startServer, type RunningServer } from "../../server/listen.ts";
 import { asyncDestination, createLogger, isoTimeOncePerMillisecond, type LogLevel } from "../../server/log.ts";
 import { Serving } from "../../server/serving.ts";
-import { listenerLog, servingLog } from "../../server/_observe.ts";
+import { listenerLog, servingLog } from "../../server/observe.ts";
 import { operationPolicy } from "../../server/policy.ts";
 import { createTestService, startTestServer, type TestService } from "../_support/server.ts";
 import { testTempDir } from "../_support/temp.ts";
-import { RawConnection } from "./_raw-http.ts";
+import { RawConnection } from "../_support/raw-http.ts";
 
 type Line = Record<string, unknown>;
 

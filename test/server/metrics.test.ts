@@ -9,13 +9,13 @@ import type { RunningServer } from "../../server/listen.ts";
 import { createLogger } from "../../server/log.ts";
 import { Metrics } from "../../server/metrics.ts";
 import { startMetricsServer, type MetricsListener } from "../../server/metrics-listen.ts";
-import { precomputedFreshness, asOfMs } from "../../server/freshness.ts";
+import { precomputedFreshness, asOfMs } from "../../snapshot/freshness.ts";
 import { operationPolicy } from "../../server/policy.ts";
 import { Serving } from "../../server/serving.ts";
-import { listenerLog, servingLog } from "../../server/_observe.ts";
+import { listenerLog, servingLog } from "../../server/observe.ts";
 import { startServer } from "../../server/listen.ts";
 import { testTempDir } from "../_support/temp.ts";
-import { RawConnection } from "./_raw-http.ts";
+import { RawConnection } from "../_support/raw-http.ts";
 import { createTestService, type TestService } from "../_support/server.ts";
 
 const cleanup: Array<() => unknown> = [];

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../server/app.ts";
-import type { Meter } from "../../server/meter/meter.ts";
+import type { Meter } from "../../server/meter/interface.ts";
 import { Serving } from "../../server/serving.ts";
 import { createTestService, fixtureSnapshot, FIXTURE_NOW, type TestService } from "../_support/server.ts";
 import { errorMeta, okMeta, RESET_AT } from "./_expect.ts";

@@ -5,13 +5,13 @@
 // latency. Real servers on ephemeral ports; the flood is its own process (_flood.mjs).
 import { Agent } from "node:http";
 import { afterEach, beforeAll, describe, expect, it, onTestFinished } from "vitest";
-import { AddressBuckets, parseTrustedProxies } from "../../server/_address-limits.ts";
+import { AddressBuckets, parseTrustedProxies } from "../../server/address-limits.ts";
 import { anyErrorEnvelope } from "../../server/envelope.ts";
 import { startServer, type ListenOptions, type RunningServer } from "../../server/listen.ts";
 import { startListhenServer } from "../../server/listen-listhen.ts";
 import { createTestService, type TestService } from "../_support/server.ts";
 import { pairedRounds, sequentialRun, startAttacker, timedGet } from "./_load-clients.ts";
-import { connectionPool } from "./_raw-http.ts";
+import { connectionPool } from "../_support/raw-http.ts";
 
 const FLOODER = "127.0.0.1";
 const VICTIM = "127.0.0.2";

@@ -1,11 +1,11 @@
-// Valid POST bodies are remembered by their bytes (server/operations/_operation.ts, ValidBodyCache):
+// Valid POST bodies are remembered by their bytes (server/operations/operation.ts, ValidBodyCache):
 // the same bytes are not decoded, parsed and validated again, however they arrived,
 // while a body that shares the fingerprint (length, first and last bytes) but differs anywhere
 // between is validated on its own, as is the same body with other query parameters.
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ErrorDetail } from "../../server/errors.ts";
-import { VALID_BODY_CACHE_MAX_BODY_BYTES, type OperationHandler, type Validation } from "../../server/operations/_operation.ts";
+import { VALID_BODY_CACHE_MAX_BODY_BYTES, type OperationHandler, type Validation } from "../../server/operations/operation.ts";
 import { searchEntities } from "../../server/operations/search-entities.ts";
 import { FIXTURE_NOW, fixtureSnapshot } from "../_support/server.ts";
 

@@ -11,13 +11,13 @@ import { compileSnapshot } from "../../compiler/compile.ts";
 import { writeSample } from "../../data/sample.ts";
 import { createApp } from "../../server/app.ts";
 import type { RunningServer } from "../../server/listen.ts";
-import { openMeterDatabase } from "../../server/meter/_database.ts";
-import { createKey } from "../../server/meter/keys.ts";
-import { SqliteMeter } from "../../server/meter/meter.ts";
+import { openMeterDatabase } from "../../server/meter/sqlite/database.ts";
+import { createKey } from "../../server/meter/sqlite/keys.ts";
+import { SqliteMeter } from "../../server/meter/sqlite/meter.ts";
 import { operationPolicy, type OperationId } from "../../server/policy.ts";
 import { routes } from "../../server/routes.ts";
 import { Serving } from "../../server/serving.ts";
-import { openSnapshot } from "../../server/snapshot.ts";
+import { openSnapshot } from "../../snapshot/open.ts";
 import { REQUEST_ID, startTestServer } from "../_support/server.ts";
 
 const AS_OF = new Date("2026-11-21T12:00:00.000Z");

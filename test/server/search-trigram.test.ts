@@ -8,10 +8,10 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { compileSnapshot } from "../../compiler/compile.ts";
-import { SEARCH_KEY_FAMILIES } from "../../compiler/snapshot-schema.ts";
+import { SEARCH_KEY_FAMILIES } from "../../snapshot/search-keys.ts";
 import { writeSample } from "../../data/sample.ts";
-import { handleSearchHash, handleSearchKey, normaliseHandle } from "../../compiler/x-ids.ts";
-import { createSearchIndex, SEARCH_CANDIDATE_LIMIT, type SearchEntries, type SearchFamily } from "../../server/operations/_search.ts";
+import { handleSearchHash, handleSearchKey, normaliseHandle } from "../../snapshot/x-ids.ts";
+import { createSearchIndex, SEARCH_CANDIDATE_LIMIT, type SearchEntries, type SearchFamily } from "../../server/operations/search-index.ts";
 
 const AS_OF = new Date("2026-11-21T12:00:00.000Z");
 const X_SECRET = "trigram-test";

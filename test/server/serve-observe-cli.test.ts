@@ -5,9 +5,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { openMeterDatabase } from "../../server/meter/_database.ts";
-import { createKey } from "../../server/meter/keys.ts";
-import { CEI_BIN, cei, startChildServer, type ChildServer } from "../metering/_processes.ts";
+import { openMeterDatabase } from "../../server/meter/sqlite/database.ts";
+import { createKey } from "../../server/meter/sqlite/keys.ts";
+import { CEI_BIN, cei, startChildServer, type ChildServer } from "../_support/processes.ts";
 import { fixtureSnapshot } from "../_support/server.ts";
 
 let dir: string;

@@ -7,9 +7,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { readManifest } from "../../compiler/manifest.ts";
-import { freshnessBounds } from "../../server/policy.ts";
+import { freshnessBounds } from "../../snapshot/freshness.ts";
 import { compileSnapshot } from "../../compiler/compile.ts";
-import { CEI_BIN, REPO_ROOT, cei, startChildServer, type ChildServer } from "../metering/_processes.ts";
+import { CEI_BIN, REPO_ROOT, cei, startChildServer, type ChildServer } from "../_support/processes.ts";
 import { compileFixture, FIXTURE_X_SECRET, fixtureDir } from "../_support/fixtures.ts";
 
 let work: string;

@@ -36,6 +36,6 @@ export const events = defineFamily({
     event_dates_not_validated: "(SELECT count(*) FROM s_events WHERE hidden = 0 AND deleted = 0 AND dates_validated = 0)",
   }),
   output: "INSERT INTO events SELECT id, slug, name, event_type, start_date, end_date, city, country, website_url FROM k_events ORDER BY id;",
-  search: { type: "event", table: "events", columns: ["name", "slug"] },
+  search: "event",
   diff: "events",
 });

@@ -1,6 +1,6 @@
 // In-person Web3 events: only events whose dates a curator validated are served.
 import { z } from "zod";
-import { date, entityId, field, internalFields, nullableField, slug, snakeCase, text, url, visibilityFields } from "../_common.ts";
+import { date, entityId, field, internalFields, nullableField, slug, snakeCase, text, url, visibilityFields } from "../source-fields.ts";
 
 export const eventSource = z
   .strictObject({

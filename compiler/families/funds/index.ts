@@ -34,7 +34,7 @@ CREATE TABLE kept.k_funds AS SELECT * FROM s_funds WHERE hidden = 0 AND deleted 
 CREATE INDEX kept.k_funds_id ON k_funds (id);`,
   exclusions: () => visibilityCounts("s_funds"),
   output: "INSERT INTO funds SELECT id, slug, name, fund_type FROM k_funds ORDER BY id;",
-  search: { type: "fund", table: "funds", columns: ["name", "slug"] },
+  search: "fund",
   diff: "funds",
   stale: {
     fund_rankings: {

@@ -1,6 +1,6 @@
 // Funds: identity, fund type and the score that ranks them.
 import { z } from "zod";
-import { dateTime, entityId, field, internalFields, slug, text, visibilityFields } from "../_common.ts";
+import { dateTime, entityId, field, internalFields, slug, text, visibilityFields } from "../source-fields.ts";
 
 export const fundTypes = ["vc", "angel", "accelerator", "launchpad", "cvc", "family-office"] as const;
 

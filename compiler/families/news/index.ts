@@ -51,6 +51,6 @@ INSERT INTO news_entities
   WHERE slug IS NOT NULL
   ORDER BY news_id, idx;
 `,
-  search: { type: "news", table: "news", columns: ["title"] },
+  search: "news",
   diff: "news",
 });

@@ -1,6 +1,6 @@
 // News stories: only explicitly curated stories reach the snapshot.
 import { z } from "zod";
-import { dateTime, entityId, field, internalFields, prose, snakeCase, text } from "../_common.ts";
+import { dateTime, entityId, field, internalFields, prose, snakeCase, text } from "../source-fields.ts";
 
 export const storyIdPattern = /^story:[0-9a-f]{8}-[0-9a-f]{4}-[1-5][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 

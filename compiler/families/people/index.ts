@@ -79,6 +79,6 @@ INSERT INTO person_investments SELECT person_id, position, project_id
 INSERT INTO person_roles SELECT person_id, position, project_id, is_current
   FROM k_roles WHERE position <= ${cap} ORDER BY person_id, position;
 `,
-  search: { type: "person", table: "people", columns: ["full_name", "slug"], where: "is_search_candidate = 1" },
+  search: "person",
   diff: "people",
 });

@@ -1,6 +1,6 @@
 // People: identity, verified investments (project and, optionally, the round) and roles.
 import { z } from "zod";
-import { date, dateTime, entityId, field, internalFields, nullableField, slug, text, visibilityFields } from "../_common.ts";
+import { date, dateTime, entityId, field, internalFields, nullableField, slug, text, visibilityFields } from "../source-fields.ts";
 
 export const investmentSource = z
   .strictObject({

@@ -16,7 +16,7 @@ export const projects = defineFamily({
   eligibility: projectEligibility,
   exclusions: () => projectExclusions,
   output: projectOutput,
-  search: { type: "project", table: "projects", columns: ["name", "slug"] },
+  search: "project",
   diff: "projects",
   stale: {
     trending_projects: {

@@ -3,7 +3,7 @@
 import { z } from "zod";
 import {
   date, dateTime, entityId, field, internalFields, nonNegative, nullableField, reviewState, slug, snakeCase, text, url, visibilityFields,
-} from "../_common.ts";
+} from "../source-fields.ts";
 
 export const hotTiers = ["viral", "hot", "rising", "early", "watch"] as const;
 

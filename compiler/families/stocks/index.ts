@@ -31,6 +31,6 @@ export const stocks = defineFamily({
   eligibility: () => "\nCREATE TABLE kept.k_stocks AS SELECT * FROM s_stocks WHERE hidden = 0 AND deleted = 0;",
   exclusions: () => visibilityCounts("s_stocks"),
   output: "INSERT INTO stocks SELECT id, slug, name, ticker, exchange, region, crypto_angle, ipo_date, is_pre_ipo FROM k_stocks ORDER BY id;",
-  search: { type: "stock", table: "stocks", columns: ["name", "ticker", "slug"] },
+  search: "stock",
   diff: "stocks",
 });

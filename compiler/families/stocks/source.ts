@@ -1,6 +1,6 @@
 // Stocks: listed (or about to list) companies with a crypto angle, ranked by IPO date.
 import { z } from "zod";
-import { date, entityId, field, internalFields, slug, text, visibilityFields } from "../_common.ts";
+import { date, entityId, field, internalFields, slug, text, visibilityFields } from "../source-fields.ts";
 
 export const stockRegions = ["us", "hk", "kr", "jp", "tw", "uk", "au", "br"] as const;
 export const cryptoAngles = [

@@ -17,7 +17,7 @@ export const tokens = defineFamily({
   eligibility: tokenEligibility,
   exclusions: () => tokenExclusions,
   output: tokenOutput,
-  search: { type: "token", table: "tokens", columns: ["name", "symbol", "slug"] },
+  search: "token",
   diff: "tokens",
   stale: {
     market: {

@@ -1,7 +1,7 @@
 // Tokens: identity, the market observation that places a token in the top-200 universe,
 // and tokenomics whose every field carries its own verification time and confidence.
 import { z } from "zod";
-import { dateTime, entityId, field, internalFields, nonNegative, nullableField, slug, snakeCase, text, visibilityFields } from "../_common.ts";
+import { dateTime, entityId, field, internalFields, nonNegative, nullableField, slug, snakeCase, text, visibilityFields } from "../source-fields.ts";
 
 export const marketObservationSource = z.strictObject({
   observed_at: field(dateTime, "When the market data was observed: served only while less than 6 hours old; counts toward the reference time. Not written."),

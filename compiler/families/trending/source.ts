@@ -1,6 +1,6 @@
 // Trending signals: one record per entity per UTC day (or "live" for the current window).
 import { z } from "zod";
-import { date, dateTime, entityId, field, internalFields } from "../_common.ts";
+import { date, dateTime, entityId, field, internalFields } from "../source-fields.ts";
 import { xHandle } from "../x-accounts/source.ts";
 
 const entityIdOf = (file: string) => field(entityId, `The id of a record of ${file}.`);

@@ -1,6 +1,6 @@
 // X accounts: the handle is read to derive an opaque id and a search hash, and never written.
 import { z } from "zod";
-import { entityId, field, internalFields, nullableField, visibilityFields } from "../_common.ts";
+import { entityId, field, internalFields, nullableField, visibilityFields } from "../source-fields.ts";
 
 export const xHandle = z
   .string()

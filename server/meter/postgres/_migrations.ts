@@ -2,7 +2,7 @@
 // file's, plus the two functions a settle batch calls). A migration is never edited once released:
 // a change is a new entry at the end. `schema_migrations` records what was applied.
 import type pg from "pg";
-import { inTransaction } from "./_pool.ts";
+import { inTransaction } from "./pool.ts";
 
 interface Migration { version: number; name: string; sql: string }
 

@@ -1,14 +1,15 @@
-// Key management on a PostgreSQL meter: the same rules as the SQLite file's (server/meter/keys.ts),
-// each change one transaction that locks the key's row first, every credit change a ledger row.
+// Key management on a PostgreSQL meter: the same rules as the SQLite file's (sqlite/keys.ts,
+// _key-rows.ts), each change one transaction that locks the key's row first, every credit change
+// a ledger row.
 import type pg from "pg";
 import { scopes as allScopes, type Scope, type Tier } from "../../policy.ts";
 import { scopesToColumn } from "../_columns.ts";
-import { displayPrefix, hashSecret, newKeyId, newSecret } from "../_secret.ts";
-import type { KeyStore, NewKey } from "../key-store.ts";
-import { KeyManagementError, SELECT_KEYS, checkedName, revokedError, toSummary, type CreatedKey, type KeyRow, type KeySummary } from "../keys.ts";
-import type { KeyState } from "../_statements.ts";
+import { displayPrefix, hashSecret, newKeyId, newSecret } from "../secret.ts";
+import { KeyManagementError, type CreatedKey, type KeyStore, type KeySummary, type NewKey } from "../key-store.ts";
+import { checkedName, revokedError, SELECT_KEYS, toSummary, type KeyRow } from "../_key-rows.ts";
+import type { KeyState } from "../interface.ts";
 import { applyPostgresMigrations } from "./_migrations.ts";
-import { createPool, inTransaction } from "./_pool.ts";
+import { createPool, inTransaction } from "./pool.ts";
 
 type Query = Pick<pg.PoolClient, "query">;
 

@@ -1,5 +1,5 @@
 // The meter on PostgreSQL, shared by any number of readers (`cei serve --meter postgres://...`):
-// the same semantics as the SQLite file's (server/meter/meter.ts). Key lookups, admissions and
+// the same semantics as the SQLite file's (sqlite/meter.ts). Key lookups, admissions and
 // charges made during one event-loop turn each go as one statement, so one round trip and one
 // transaction per batch; within a batch, rows are locked in key order, so that two readers'
 // batches never deadlock. Active keys are kept in a cache by their secret, so a request of a known
@@ -14,14 +14,15 @@
 import type pg from "pg";
 import { RATE_WINDOW_MS, operationPolicy, type Scope } from "../../policy.ts";
 import { scopesFromColumn, tierFromColumn } from "../_columns.ts";
-import { hashSecret } from "../_secret.ts";
-import type { KeyState } from "../_statements.ts";
+import { hashSecret } from "../secret.ts";
 import { admissionOf, peekWindow, windowStartOf, type StoredWindow } from "../_windows.ts";
-import type { Admission, Charge, ChargeRequest, Decision, KeyRecord, Meter, MeterStatus, MeterWarn, SettleRequest, Settlement } from "../meter.ts";
-import { METER_WAIT_LIMIT_MS, MeterBusyError } from "../_queue.ts";
+import {
+  METER_WAIT_LIMIT_MS, MeterBusyError,
+  type Admission, type Charge, type ChargeRequest, type Decision, type KeyRecord, type KeyState, type Meter, type MeterStatus, type MeterWarn, type Settlement, type SettleRequest,
+} from "../interface.ts";
 import { TurnBatches } from "./_batches.ts";
 import { applyPostgresMigrations } from "./_migrations.ts";
-import { createPool } from "./_pool.ts";
+import { createPool } from "./pool.ts";
 
 /** Batches of one kind out at once: the pool has room for lookups, admissions, charges and a status read. */
 const IN_FLIGHT_PER_KIND = 1;

@@ -1,7 +1,7 @@
 // The cheap count that rules out repeated keys must never miss one; the scan names the first.
 import { fc, test as property } from "@fast-check/vitest";
 import { expect, test } from "vitest";
-import { invalidJsonMessage, jsonSyntaxError, mayRepeatKeys, repeatedKey } from "../../compiler/_json-text.ts";
+import { invalidJsonMessage, jsonSyntaxError, mayRepeatKeys, repeatedKey } from "../../compiler/json-line-diagnostics.ts";
 
 const check = (text: string) => mayRepeatKeys(text, JSON.parse(text)) ? repeatedKey(text) : undefined;
 

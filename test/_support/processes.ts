@@ -6,7 +6,7 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 
-export const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
+export const REPO_ROOT = fileURLToPath(new URL("../..", import.meta.url));
 export const CEI_BIN = fileURLToPath(new URL("../../bin/cei.js", import.meta.url));
 
 /** `cei <args>` in another process; resolves with stdout, rejects on a non-zero exit. */

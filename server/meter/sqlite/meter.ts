@@ -4,98 +4,16 @@
 // event-loop turn share one write transaction, each key's in its own savepoint; a meter locked by
 // another process is waited for asynchronously, never by blocking the event loop for more than
 // BUSY_WAIT_MS at a time.
-import { RATE_WINDOW_MS, operationPolicy, type OperationId, type Scope, type Tier } from "../policy.ts";
-import { openMeterDatabase } from "./_database.ts";
-import { scopesFromColumn, tierFromColumn } from "./_columns.ts";
-import { MeterStatements, RECORD_CHARGES_MAX, type KeyState } from "./_statements.ts";
-import { hashSecret } from "./_secret.ts";
-import { WriteQueue, type MeterObserver } from "./_queue.ts";
-import { admissionOf, peekWindow, windowStartOf } from "./_windows.ts";
-
-export type { KeyState } from "./_statements.ts";
-export { METER_WAIT_LIMIT_MS, MeterBusyError, type MeterObserver } from "./_queue.ts";
-export interface KeyRecord { id: string; tier: Tier; scopes: ReadonlySet<Scope>; state: KeyState }
-/** `reset_at` is ISO 8601 UTC with milliseconds. */
-export interface RateLimitInfo { limit: number; remaining: number; reset_at: string; tier: Tier }
-export interface MeterStatus { credits_remaining: number; rate_limit: RateLimitInfo }
-/**
- * The key as it stands in the meter when the request is counted (decision 27): `forbidden`
- * (disabled or revoked since it was looked up) is not counted; every other request is counted
- * first, then `rate_limited` (over the window) or `out_of_scope` (the operation's scope is not the
- * key's). Balance and window as they stood.
- */
-export interface Admission extends MeterStatus {
-  result: "admitted" | "forbidden" | "out_of_scope" | "rate_limited";
-  /** Only for rate_limited: whole seconds to reset_at, rounded up, from 1 to the window length. */
-  retry_after_s?: number;
-}
-export interface ChargeRequest { key: KeyRecord; operation: OperationId; cost: number; requestId: string }
-export interface Charge { result: "charged" | "forbidden" | "insufficient_credits"; credits_remaining: number }
-
-/** What the work of an admitted request decided: its answer, and the credits it costs (0: nothing is charged). */
-export interface Decision<T> { value: T; cost: number }
-
-/** One request from admission to charge (steps 3-9 of decision 27; admission before work, decision 20). */
-export interface SettleRequest<T> {
-  key: KeyRecord;
-  /** null: the path or method matched no route; counted, then answered by the work (404, free). */
-  operation: OperationId | null;
-  requestId: string;
-  /**
-   * Steps 6-8 for an admitted request: validation, the balance against the cost, the operation.
-   * Synchronous and without side effects: the SQLite meter runs it inside its write transaction,
-   * right after counting the request, and may run it again if that transaction is retried.
-   */
-  work(admission: Admission): Decision<T>;
-}
-
-export type Settlement<T> =
-  /** Not admitted (admission.result says why): the work did not run, nothing was charged. */
-  | { outcome: "refused"; admission: Admission }
-  /** The work threw: nothing was charged. */
-  | { outcome: "failed"; admission: Admission; error: unknown }
-  /** The work's answer, and its charge as committed (undefined when it cost nothing). */
-  | { outcome: "answered"; admission: Admission; value: T; charge: Charge | undefined };
-
-export interface MeterOptions {
-  now?: () => number;
-  /** SQLite only: PostgreSQL's durability is the server's own `synchronous_commit`. */
-  synchronous?: "FULL" | "NORMAL";
-  /** Told of every write transaction and failed job (the metrics, server/metrics.ts). */
-  observer?: MeterObserver;
-  /**
-   * Told of what the meter notices and survives: a meter file group or others can read, a
-   * PostgreSQL connection the server closed. Default: a plain line on stderr (the CLI); `cei serve`
-   * gives its log, so that every line it writes is JSON.
-   */
-  warn?: MeterWarn;
-}
-
-export type MeterWarn = (event: "meter_file_readable" | "meter_connection_lost", message: string, error?: Error) => void;
-
-/**
- * What the request pipeline needs of a meter; the SQLite file (`SqliteMeter`, one machine) and
- * PostgreSQL (`PostgresMeter`, any number of readers) implement it with the same semantics.
- * Lookups and status reads may answer synchronously (SQLite) or after a round trip (PostgreSQL).
- */
-export interface Meter {
-  /**
-   * The key a bearer secret names. Its state, tier and scopes may be a little older than the file
-   * (a cache): settle() reads them again, as they stand, and `fresh` reads them now, for a refusal
-   * decided from them before settle (a wrong 403 or 404 would otherwise be possible).
-   */
-  findKey(secret: string, options?: { fresh?: boolean }): KeyRecord | undefined | Promise<KeyRecord | undefined>;
-  /** Balance and current window without counting anything (for answers given before the rate step). */
-  status(key: KeyRecord): MeterStatus | Promise<MeterStatus>;
-  /**
-   * Admission (key state, the request counted in its window, the balance read), then the
-   * work, then the charge of what it cost; resolves once all of it has committed. Rejects with
-   * MeterBusyError (nothing counted) when the meter stayed locked for METER_WAIT_LIMIT_MS.
-   */
-  settle<T>(request: SettleRequest<T>): Promise<Settlement<T>>;
-  /** Settles what is pending, then releases the file or the connections. */
-  close(): void | Promise<void>;
-}
+import { RATE_WINDOW_MS, operationPolicy, type OperationId, type Scope, type Tier } from "../../policy.ts";
+import { openMeterDatabase } from "./database.ts";
+import { scopesFromColumn, tierFromColumn } from "../_columns.ts";
+import { MeterStatements, RECORD_CHARGES_MAX } from "./_statements.ts";
+import { hashSecret } from "../secret.ts";
+import { WriteQueue } from "./_queue.ts";
+import { admissionOf, peekWindow, windowStartOf } from "../_windows.ts";
+import type {
+  Admission, Charge, ChargeRequest, Decision, KeyRecord, KeyState, Meter, MeterOptions, MeterStatus, SettleRequest, Settlement,
+} from "../interface.ts";
 
 const KEY_CACHE_LIMIT = 10_000;
 

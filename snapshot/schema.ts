@@ -9,13 +9,10 @@
 // - booleans are INTEGER 0/1; arrays of strings are JSON text.
 // - *_count columns hold the total number of eligible items, which may exceed the at most
 //   20 rows kept per list.
+import { SEARCH_KEY_FAMILIES } from "./search-keys.ts";
 
 /** Bumped whenever a table or column changes meaning; the server refuses other versions. */
 export const SNAPSHOT_FORMAT_VERSION = 4;
-
-/** The families with rows in search_keys (X accounts are found by exact handle only). */
-export const SEARCH_KEY_FAMILIES = ["event", "fund", "news", "person", "project", "stock", "token"] as const;
-export type SearchKeyFamily = (typeof SEARCH_KEY_FAMILIES)[number];
 
 export const snapshotTables = `
 CREATE TABLE manifest (

@@ -1,15 +1,11 @@
 // The connection pool of a PostgreSQL meter: small, bounded waits, and bigint columns read as
 // JavaScript numbers (credits and window starts are safe integers, far below 2^53).
 import pg from "pg";
-import { METER_WAIT_LIMIT_MS } from "../_queue.ts";
+import { METER_WAIT_LIMIT_MS } from "../interface.ts";
 
 const INT8_OID = 20;
 /** Enough for a lookup, an admission and a charge batch in flight at once, plus a status read. */
 const POOL_SIZE = 4;
-
-export function isPostgresUrl(location: string): boolean {
-  return /^postgres(ql)?:\/\//i.test(location);
-}
 
 const parseInt8 = (value: string): number => {
   const parsed = Number(value);

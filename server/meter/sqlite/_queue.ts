@@ -6,21 +6,13 @@
 // holds the write lock, SQLite waits at most BUSY_WAIT_MS (blocking), then the batch is retried
 // from a timer with backoff, so the event loop keeps serving answers that need no lock; a job that
 // has waited METER_WAIT_LIMIT_MS is rejected with MeterBusyError and has written nothing.
-import type { MeterDatabase } from "./_database.ts";
+import type { MeterDatabase } from "./database.ts";
+import { METER_WAIT_LIMIT_MS, MeterBusyError, type MeterObserver } from "../interface.ts";
 
-/** The longest a request waits for the meter's write lock before it is answered 500. */
-export const METER_WAIT_LIMIT_MS = 2_000;
 /** SQLite's own (blocking) busy wait per attempt. */
 const BUSY_WAIT_MS = 2;
 const FIRST_RETRY_MS = 2;
 const MAX_RETRY_MS = 50;
-
-export class MeterBusyError extends Error {
-  override name = "MeterBusyError";
-  constructor(message = `the meter file stayed locked by another process for ${METER_WAIT_LIMIT_MS} ms`) {
-    super(message);
-  }
-}
 
 /**
  * A job: `run` gets the items of the jobs queued one after another with the same `id` (one item, or
@@ -39,12 +31,6 @@ interface Job {
   reject: (error: unknown) => void;
   deadline: number;
 }
-/** Told of every committed transaction and every failed job (the service's metrics). */
-export interface MeterObserver {
-  batch(jobs: number, seconds: number): void;
-  failed(kind: "busy" | "failed"): void;
-}
-
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
 export class WriteQueue {

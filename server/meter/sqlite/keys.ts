@@ -1,63 +1,12 @@
 // Key management for operators (the `cei keys` command): issue, list, change state, top up,
 // change tier and scopes. Each change is one transaction; every credit change has a ledger row.
-import { scopes as allScopes, tiers, type Scope, type Tier } from "../policy.ts";
-import type { MeterDatabase } from "./_database.ts";
-import { isScope, isTier, scopesFromColumn, scopesToColumn, tierFromColumn } from "./_columns.ts";
-import { displayPrefix, hashSecret, newKeyId, newSecret } from "./_secret.ts";
-import type { KeyState } from "./meter.ts";
-
-/** A problem an operator can fix (unknown id, bad value): printed as one line, never a stack trace. */
-export class KeyManagementError extends Error {
-  override name = "KeyManagementError";
-}
-
-export interface KeySummary {
-  id: string;
-  prefix: string;
-  name: string | null;
-  tier: Tier;
-  scopes: Scope[];
-  state: KeyState;
-  credits: number;
-  created_at: string;
-  updated_at: string;
-}
-/** `key` is the secret: returned once, at creation, and stored nowhere. */
-export interface CreatedKey extends KeySummary { key: string }
-
-export interface KeyRow { id: string; prefix: string; name: string | null; tier: string; scopes: string; state: KeyState; credits: number; created_at: string; updated_at: string }
-
-/** Every key with its balance; the PostgreSQL key store runs the same query. */
-export const SELECT_KEYS = `
-  SELECT k.id, k.prefix, k.name, k.tier, k.scopes, k.state, coalesce(b.credits, 0) AS credits,
-         k.created_at, k.updated_at
-  FROM keys k LEFT JOIN balances b ON b.key_id = k.id`;
-const MAX_NAME_LENGTH = 200;
-
-export function parseTier(value: string): Tier {
-  if (!isTier(value)) throw new KeyManagementError(`unknown tier "${value}" (expected one of: ${tiers.join(", ")})`);
-  return value;
-}
-
-/** `a,b,c`: at least one scope, each one of policy.ts's scopes. */
-export function parseScopes(value: string): Scope[] {
-  const names = value.split(",").map((name) => name.trim()).filter((name) => name !== "");
-  if (names.length === 0) throw new KeyManagementError("no scopes given (expected a comma-separated list)");
-  const unknown = names.filter((name) => !isScope(name));
-  if (unknown.length > 0) {
-    throw new KeyManagementError(`unknown scope(s) ${unknown.map((name) => `"${name}"`).join(", ")} (expected: ${allScopes.join(", ")})`);
-  }
-  return names as Scope[];
-}
-
-/** Whole credits: `min` 0 for an opening balance, 1 for a top-up. */
-export function parseCredits(value: string, min: 0 | 1): number {
-  const credits = /^\d+$/.test(value) ? Number(value) : Number.NaN;
-  if (!Number.isSafeInteger(credits) || credits < min) {
-    throw new KeyManagementError(`invalid credit amount "${value}" (expected a whole number >= ${min})`);
-  }
-  return credits;
-}
+import { scopes as allScopes, type Scope, type Tier } from "../../policy.ts";
+import type { MeterDatabase } from "./database.ts";
+import { scopesToColumn } from "../_columns.ts";
+import { checkedName, revokedError, SELECT_KEYS, toSummary, type KeyRow } from "../_key-rows.ts";
+import { displayPrefix, hashSecret, newKeyId, newSecret } from "../secret.ts";
+import type { KeyState } from "../interface.ts";
+import { KeyManagementError, type CreatedKey, type KeyStore, type KeySummary, type NewKey } from "../key-store.ts";
 
 export function createKey(
   db: MeterDatabase,
@@ -76,17 +25,6 @@ export function createKey(
     if (options.credits > 0) recordTopUp(db, id, options.credits, at);
   }).immediate();
   return { ...getKey(db, id), key: secret };
-}
-
-export function checkedName(name: string | undefined): string | null {
-  if (name !== undefined && (name.length === 0 || name.length > MAX_NAME_LENGTH)) {
-    throw new KeyManagementError(`a key name must be 1-${MAX_NAME_LENGTH} characters`);
-  }
-  return name ?? null;
-}
-
-export function revokedError(verb: string, id: string): KeyManagementError {
-  return new KeyManagementError(`cannot ${verb} key "${id}": it is revoked, and revocation is final`);
 }
 
 export function listKeys(db: MeterDatabase): KeySummary[] {
@@ -161,16 +99,22 @@ function recordTopUp(db: MeterDatabase, id: string, amount: number, at: string):
     .run(id, amount, at);
 }
 
-export function toSummary(row: KeyRow): KeySummary {
-  return {
-    id: row.id,
-    prefix: row.prefix,
-    name: row.name,
-    tier: tierFromColumn(row.tier),
-    scopes: [...scopesFromColumn(row.scopes)],
-    state: row.state,
-    credits: row.credits,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-  };
+/** The SQLite file's key functions (above), which are synchronous, as a KeyStore. */
+export class SqliteKeyStore implements KeyStore {
+  readonly #db: MeterDatabase;
+
+  constructor(db: MeterDatabase) {
+    this.#db = db;
+  }
+
+  create = async (options: NewKey, now: number) => createKey(this.#db, options, now);
+  list = async () => listKeys(this.#db);
+  disable = async (id: string, now: number) => disableKey(this.#db, id, now);
+  enable = async (id: string, now: number) => enableKey(this.#db, id, now);
+  revoke = async (id: string, now: number) => revokeKey(this.#db, id, now);
+  credit = async (id: string, amount: number, now: number) => creditKey(this.#db, id, amount, now);
+  setTier = async (id: string, tier: Tier, now: number) => setKeyTier(this.#db, id, tier, now);
+  setScopes = async (id: string, scopes: readonly Scope[], now: number) => setKeyScopes(this.#db, id, scopes, now);
+  schemaVersion = async () => this.#db.prepare<[], number>("SELECT max(version) FROM schema_migrations").pluck().get() ?? 0;
+  close = async () => void this.#db.close();
 }

@@ -1,6 +1,6 @@
 // `cei serve` warns on stderr before a loaded snapshot goes stale, and when it has: an operator
 // who sees the first line has WARN_BEFORE_STALE_MS to publish a newer snapshot.
-import { precomputedFreshness } from "./freshness.ts";
+import { precomputedFreshness } from "../snapshot/freshness.ts";
 
 export const WARN_BEFORE_STALE_MS = 10 * 60_000;
 /** setTimeout's longest delay; later moments are reached in steps. */

@@ -1,7 +1,7 @@
 import { expect, test } from "vitest";
-import { handleSearchHash, handleSearchKey, normaliseHandle, xAccountId } from "../../compiler/x-ids.ts";
+import { handleSearchHash, handleSearchKey, normaliseHandle, xAccountId } from "../../snapshot/x-ids.ts";
 import { FIXTURE_X_SECRET, compileFixture } from "../_support/fixtures.ts";
-import { manifestOf, openSnapshot } from "./_snapshot.ts";
+import { manifestOf, openSnapshot } from "../_support/compiled-tables.ts";
 
 test("normaliseHandle lower-cases and drops a leading @", () => {
   expect(normaliseHandle("@AuroraSwapHQ")).toBe("auroraswaphq");

@@ -1,7 +1,7 @@
 // Regenerates the example blocks of docs/api.md from a real server: the bundled sample written at
 // a fixed as-of, compiled with a fixed X secret, served in-process with a fixed clock. Every block
 // between `<!-- example:NAME -->` and `<!-- /example -->` is rewritten in place; nothing else in
-// the file changes. Run with `npx tsx docs/_examples.ts`. Re-running gives the same file: request
+// the file changes. Run with `npx tsx docs/api-examples.ts`. Re-running gives the same file: request
 // ids (random on a real server) are replaced by numbered placeholders of the same format.
 // `cei openapi` uses the same examples (collectExamples) in docs/openapi.json.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -12,12 +12,12 @@ import type Database from "better-sqlite3";
 import { compileSnapshot } from "../compiler/compile.ts";
 import { writeSample } from "../data/sample.ts";
 import { createApp } from "../server/app.ts";
-import { openMeterDatabase } from "../server/meter/_database.ts";
-import { createKey } from "../server/meter/keys.ts";
-import { SqliteMeter } from "../server/meter/meter.ts";
+import { openMeterDatabase } from "../server/meter/sqlite/database.ts";
+import { createKey } from "../server/meter/sqlite/keys.ts";
+import { SqliteMeter } from "../server/meter/sqlite/meter.ts";
 import { tierRateLimits, type OperationId, type Scope, type Tier } from "../server/policy.ts";
 import { Serving } from "../server/serving.ts";
-import { openSnapshot } from "../server/snapshot.ts";
+import { openSnapshot } from "../snapshot/open.ts";
 
 export const EXAMPLES_AS_OF = new Date("2026-11-21T12:00:00.000Z");
 /** The server's clock while the examples run: five minutes after the as-of. */

@@ -2,7 +2,7 @@
 // The meter holds key hashes, balances and the ledger: its files are private to their owner.
 import { chmodSync, closeSync, existsSync, openSync, statSync } from "node:fs";
 import Database from "better-sqlite3";
-import { applyMigrations } from "./_migrations.ts";
+import { applyMigrations } from "./migrations.ts";
 
 export type MeterDatabase = Database.Database;
 

@@ -1,12 +1,12 @@
 // Regenerates the field tables of docs/source-format.md from the JSON Schema `cei schema` writes,
 // which is derived from the compiler's own zod schemas: every block between `<!-- fields:NAME -->`
 // and `<!-- /fields -->` is rewritten in place (NAME is a family, or `internal` for the internal
-// fields); nothing else in the file changes. Run with `npx tsx docs/_source-format.ts`;
+// fields); nothing else in the file changes. Run with `npx tsx docs/source-format-tables.ts`;
 // test/compiler/source-format-doc.test.ts fails while the page differs from what this writes.
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { z } from "zod";
-import { entityId, internalFields, prose, slug, snakeCase, text } from "../compiler/families/_common.ts";
+import { entityId, internalFields, prose, slug, snakeCase, text } from "../compiler/families/source-fields.ts";
 import { familyJsonSchemas } from "../compiler/json-schema.ts";
 
 type Schema = Record<string, unknown>;

@@ -1,8 +1,8 @@
 // The meter connection's prepared statements, in one place so that meter.ts reads as the steps.
 import type { Statement } from "better-sqlite3";
-import type { MeterDatabase } from "./_database.ts";
+import type { MeterDatabase } from "./database.ts";
+import type { KeyState } from "../interface.ts";
 
-export type KeyState = "active" | "disabled" | "revoked";
 interface KeyRow { id: string; tier: string; scopes: string; state: KeyState }
 interface WindowRow { window_start: number; request_count: number }
 

@@ -4,9 +4,8 @@
 // no search examines more than SEARCH_CANDIDATE_LIMIT of them (decision 21).
 import type Database from "better-sqlite3";
 import { z } from "zod";
-import { SEARCH_KEY_FAMILIES, type SearchKeyFamily } from "../../compiler/snapshot-schema.ts";
-import { SEARCH_KEY_TABLES, SEARCH_KEYS_PER_ENTITY } from "../../compiler/search-index.ts";
-import { handleSearchHash, normaliseHandle } from "../../compiler/x-ids.ts";
+import { SEARCH_KEY_FAMILIES, SEARCH_KEY_TABLES, SEARCH_KEYS_PER_ENTITY, type SearchKeyFamily } from "../../snapshot/search-keys.ts";
+import { handleSearchHash, normaliseHandle } from "../../snapshot/x-ids.ts";
 
 /** The six families of the spec: searched and echoed when a request names no `types`. */
 export const defaultSearchFamilies = ["project", "fund", "person", "token", "stock", "x_account"] as const;
@@ -60,7 +59,7 @@ export interface SearchIndex {
 
 /**
  * `handleSearchKey` is the hex key of x_handle_index, derived from the compile secret (see
- * compiler/x-ids.ts); without it no X account is found by handle.
+ * snapshot/x-ids.ts); without it no X account is found by handle.
  */
 export function createSearchIndex(
   snapshot: Database.Database,

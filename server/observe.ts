@@ -5,18 +5,7 @@ import type { ErrorCode } from "./errors.ts";
 import type { Logger } from "./log.ts";
 import type { Metrics } from "./metrics.ts";
 import { newRequestId } from "./_respond.ts";
-import type { ServingEvent } from "./serving.ts";
-
-/** `operation` is an operation id, healthz/readyz, reference (the docs pages) or unmatched (no route). */
-export interface RequestTrace {
-  readonly requestId: string;
-  readonly operation: string;
-  keyId: string | undefined;
-  code: ErrorCode | undefined;
-  creditsUsed: number;
-  /** The client's address (behind a trusted proxy, from X-Forwarded-For); read only when observed. */
-  client: string | undefined;
-}
+import type { RequestTrace, ServingEvent } from "./observation-types.ts";
 
 export function newTrace(operation: string): RequestTrace {
   return { requestId: newRequestId(), operation, keyId: undefined, code: undefined, creditsUsed: 0, client: undefined };

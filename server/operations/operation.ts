@@ -3,8 +3,8 @@
 import type Database from "better-sqlite3";
 import type { z } from "zod";
 import { ApiError, type ErrorDetail } from "../errors.ts";
-import { JsonText } from "../_json-text.ts";
-import type { RateLimitInfo } from "../meter/meter.ts";
+import { JsonText } from "../prebuilt-json.ts";
+import type { RateLimitInfo } from "../meter/interface.ts";
 import type { OperationId, Scope, Tier } from "../policy.ts";
 import { issuesToDetails, requestIssuePredicate, type RawRequest } from "../_request.ts";
 import { parseJsonBody, receivedBytes, type ReceivedBody } from "../_body.ts";

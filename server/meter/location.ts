@@ -1,6 +1,6 @@
-// A meter location as it may be printed (error messages, logs): whatever form it was given in,
-// no secret of it. Redacting too much (a host name lost in a malformed URL) is preferred to
-// redacting too little.
+// A meter location (--meter): which backend it names, and how it may be printed (error messages,
+// logs): whatever form it was given in, no secret of it. Redacting too much (a host name lost in
+// a malformed URL) is preferred to redacting too little.
 //
 // Secrets: the password of a URL's userinfo, and the parameters `password` and `sslpassword` (the
 // passphrase of the client key) of libpq's list, in a URL's query or a keyword/value string, and any
@@ -9,6 +9,11 @@
 // name. cei takes only postgres:// URLs; a keyword/value string ("host=... password=...") given
 // by mistake is taken as a SQLite file path, and redacted all the same when printed. cei never
 // prints its environment, so PGPASSWORD is never echoed.
+
+/** A postgres:// or postgresql:// URL names a PostgreSQL meter; anything else is a SQLite file path. */
+export function isPostgresUrl(location: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(location);
+}
 
 const SCHEME = /^([a-z][a-z0-9+.-]*:\/\/)/i;
 /** `name=value` in a query: the name percent-decoded, as pg's parser (URLSearchParams) reads it. */

@@ -1,7 +1,24 @@
-// Until when each precomputed snapshot of a compiled file may be served: its as_of plus its bound
-// in policy.ts (decision 14). Read by readiness, by `cei inspect` and by the stale warnings of
-// `cei serve`; the operations judge each request with the same bounds (operations/_freshness.ts).
-import { freshnessBounds } from "./policy.ts";
+// How old each precomputed snapshot of a compiled file may be, and so until when it may be served:
+// its as_of plus its bound (decision 14). The compiler excludes observations older than the same
+// bounds (compiler/policy.ts) and refuses a compile whose snapshots would already be stale. Read by
+// readiness, by `cei inspect` and by the stale warnings of `cei serve`; the operations judge each
+// request with the same bounds (server/operations/_freshness.ts).
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+/**
+ * How old a snapshot may be when a request is served (decision 14), measured from its as_of
+ * to the server's current time. Older data is never served.
+ */
+export const freshnessBounds = {
+  trending_live: 2 * HOUR,
+  trending_projects: DAY,
+  market: 6 * HOUR,
+  fund_rankings: 30 * DAY,
+  project_tvl: 2 * DAY,
+  tokenomics: 180 * DAY,
+} as const;
 
 export interface PrecomputedFreshness {
   as_of: string | null;
