@@ -42,7 +42,7 @@ function keySelects(type: SearchKeyFamily): string[] {
  * (key, entity_id) order is rowid order; FTS5 would flush rather than misfile a smaller rowid), not
  * sorted again. The default is restored afterwards (the setting is stored in the table's config;
  * the snapshot is never written to after the compile). At 1M records: the search index 2.81 ->
- * 2.51-2.59 s of a 20 s compile, every segment block the same (docs/performance.md, issue 12).
+ * 2.51-2.59 s of a 20 s compile, every segment block the same (docs/performance.md).
  */
 const FTS_BUILD_HASH_BYTES = 256 * 1024 * 1024;
 const FTS_DEFAULT_HASH_BYTES = 1024 * 1024;

@@ -291,7 +291,7 @@ CREATE INDEX search_keys_by_family ON search_keys (entity_type, key, entity_id);
 -- restricted to some families never reads another family's candidates. No %_docsize table
 -- (columnsize=0): it holds each key's token count, which only ranking functions (bm25) read, and
 -- no search ranks by it; without it the 1M compile builds the indexes ~0.4 s sooner and the file
--- is 8.6 MB smaller, with the same segments and trigram counts (docs/performance.md, issue 12).
+-- is 8.6 MB smaller, with the same segments and trigram counts (docs/performance.md).
 ${SEARCH_KEY_FAMILIES.map((family) => `CREATE VIRTUAL TABLE search_fts_${family} USING fts5 (key, content='', detail='none', columnsize=0, tokenize='trigram');`).join("\n")}
 -- How many keys of each family hold each trigram: a substring search reads only the doclists of
 -- its query's rarest trigrams in that family and filters those keys with instr(). Keyed by trigram

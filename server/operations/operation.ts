@@ -75,7 +75,7 @@ export interface OperationDefinition<Req extends z.ZodType, Res extends z.ZodTyp
   /**
    * Declares that an answer (data or error) is fixed by the request and the snapshot, not by the
    * caller: it is then kept, serialised, for as long as the request's parsed form is remembered, and
-   * a repeated request is answered with the same text without a read or a serialisation (issue 12).
+   * a repeated request is answered with the same text without a read or a serialisation.
    * `until` is the last instant (ms) a data answer may be sent when the clock retires it (freshness,
    * an event's status); after it the operation runs again. Absent: kept while the snapshot serves.
    */
@@ -177,7 +177,7 @@ function keptAnswers<Req, Res>(
 const VALID_REQUEST_CACHE_LIMIT = 2_000;
 
 /**
- * Valid GET requests already parsed (issue 12): a request schema is a pure function of the path
+ * Valid GET requests already parsed: a request schema is a pure function of the path
  * parameters and query, and zod costs more than the rest of the cheapest request's own work.
  * Only successes are kept, so every 422 is built exactly as before; handlers never modify requests.
  */
@@ -201,7 +201,7 @@ class ValidRequestCache {
 export const VALID_BODY_CACHE_MAX_BODY_BYTES = 2 * 1024;
 
 /**
- * Valid POST requests already parsed, by their parameters and body bytes (issue 12): the same bytes
+ * Valid POST requests already parsed, by their parameters and body bytes: the same bytes
  * always parse and validate to the same request, and decoding, JSON.parse and zod cost ~4 µs for a
  * search's body (~13 µs of server CPU over HTTP). Looked up by a short fingerprint (parameters,
  * length, first and last bytes) and confirmed by comparing the bytes; one body per fingerprint

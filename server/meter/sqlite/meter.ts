@@ -24,7 +24,7 @@ export class SqliteMeter implements Meter {
   readonly #close: () => void;
   /**
    * Keys by the secret as sent, valid while no other connection has committed (see findKey): a
-   * request with a known secret costs no sha256 (issue 12). The secrets held are those of requests
+   * request with a known secret costs no sha256. The secrets held are those of requests
    * this process is answering anyway; the file still stores only hashes.
    */
   #keyCache = new Map<string, KeyRecord | undefined>();
@@ -56,7 +56,7 @@ export class SqliteMeter implements Meter {
    * again: a change made by `cei keys` is seen from the next turn on. A disabled or revoked key is
    * refused even within the turn, by settle(), which reads its state in its own transaction. A
    * read: in WAL mode it never waits for another process's write lock. Once per turn rather than
-   * per request: its read transaction cost ~3.5 µs of a ~60 µs request under load (issue 12).
+   * per request: its read transaction cost ~3.5 µs of a ~60 µs request under load.
    * Already as fresh as a turn, so `fresh` asks nothing more.
    */
   findKey(secret: string): KeyRecord | undefined {
