@@ -1,7 +1,7 @@
 // Step 3: cross-record checks over the staging tables, each family's own (families/*/index.ts).
 // Each yields `file:line: path: message` rows in the problems table, beside the validation
 // problems of step 1.
-import type { ReferenceSql, ReferenceTarget } from "./families/_define.ts";
+import type { ReferenceSql, ReferenceTarget } from "./families/define.ts";
 import { families } from "./families/index.ts";
 
 /** The reference target of each type others may name, in family order. */

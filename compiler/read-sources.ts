@@ -6,7 +6,7 @@ import { existsSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import type Database from "better-sqlite3";
-import type { FamilyDefinition } from "./families/_define.ts";
+import type { FamilyDefinition } from "./families/define.ts";
 import { families } from "./families/index.ts";
 import { stageFamilies, type StageOptions } from "./stage-families.ts";
 import { CompilerWorker } from "./workers.ts";

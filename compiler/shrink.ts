@@ -6,7 +6,7 @@
 // Top movers are not guarded: which tokens rise or fall changes with every market, not with curation.
 import { statSync } from "node:fs";
 import { diffSnapshots, readSnapshotManifest, SnapshotDiffError, type SnapshotDiff } from "../snapshot/diff.ts";
-import { familySpecs } from "../snapshot/_specs.ts";
+import { familySpecs } from "../snapshot/specs.ts";
 import { families } from "./families/index.ts";
 
 /** The largest share of its records a family or a precomputed snapshot may lose without --allow-shrink. */
@@ -15,7 +15,7 @@ export const SHRINK_LIMIT = 0.1;
 /** The snapshot table of a family's records: that of its diff spec. */
 function recordsTable(family: string, diff: string): string {
   const spec = familySpecs.find((s) => s.name === diff);
-  if (spec === undefined) throw new Error(`family ${family}: no diff spec ${diff} in snapshot/_specs.ts`);
+  if (spec === undefined) throw new Error(`family ${family}: no diff spec ${diff} in snapshot/specs.ts`);
   return spec.table;
 }
 

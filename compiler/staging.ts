@@ -4,7 +4,7 @@
 //
 // Values keep SQLite's JSON semantics: booleans are 0/1, absent or null values are NULL, and
 // date-times are normalised to milliseconds by SQLite's own strftime at insert time.
-import type { ColumnType, FamilyDefinition, Json } from "./families/_define.ts";
+import type { ColumnType, FamilyDefinition, Json } from "./families/define.ts";
 import { familyNamed, families } from "./families/index.ts";
 
 /**

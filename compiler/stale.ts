@@ -3,7 +3,7 @@
 // problem unless the curator accepts it (`allowStale`), when it is a warning.
 import type Database from "better-sqlite3";
 import { freshnessBounds } from "../snapshot/freshness.ts";
-import type { StaleSpec } from "./families/_define.ts";
+import type { StaleSpec } from "./families/define.ts";
 import { families } from "./families/index.ts";
 
 const HOUR = 3_600_000;

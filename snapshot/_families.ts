@@ -3,7 +3,7 @@
 // record are part of that record and are not repeated.
 import type Database from "better-sqlite3";
 import { compareIds, diffRows, tableInBoth, type FieldChange, type Row } from "./_rows.ts";
-import type { FamilySpec, ListSpec } from "./_specs.ts";
+import type { FamilySpec, ListSpec } from "./specs.ts";
 
 export interface ListDiff {
   added: Array<{ id: string; item: Row }>;

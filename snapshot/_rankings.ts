@@ -3,7 +3,7 @@
 // mover periods) give one snapshot per group, named `<name>/<group values>`.
 import type Database from "better-sqlite3";
 import { compareIds, diffRows, tableInBoth, type FieldChange, type Row } from "./_rows.ts";
-import { MARKET_SUMMARY_TABLE, rankingSpecs, type RankingSpec } from "./_specs.ts";
+import { MARKET_SUMMARY_TABLE, rankingSpecs, type RankingSpec } from "./specs.ts";
 
 export interface RankingDiff {
   as_of: FieldChange | null;

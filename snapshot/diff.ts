@@ -7,7 +7,7 @@ import { diffFamily, type FamilyDiff } from "./_families.ts";
 import { openPair, readSnapshotManifest, SnapshotDiffError } from "./_open-pair.ts";
 import { diffRankings, type RankingDiff } from "./_rankings.ts";
 import { compareIds, type FieldChange } from "./_rows.ts";
-import { familySpecs } from "./_specs.ts";
+import { familySpecs } from "./specs.ts";
 
 // The manifest reader with our own sentence for a missing file or one that is not a snapshot,
 // for the other commands that open a snapshot (cei inspect, cei compile's shrink guard).

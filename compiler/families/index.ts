@@ -1,6 +1,6 @@
-// The families, each defined in its own folder (./_define.ts): the one list every compile phase
+// The families, each defined in its own folder (./define.ts): the one list every compile phase
 // loops over.
-import type { FamilyDefinition } from "./_define.ts";
+import type { FamilyDefinition } from "./define.ts";
 import { events } from "./events/index.ts";
 import { funds } from "./funds/index.ts";
 import { news } from "./news/index.ts";

@@ -4,14 +4,14 @@
 import { expect, test } from "vitest";
 import { families } from "../../compiler/families/index.ts";
 import { SEARCH_KEY_FAMILIES } from "../../snapshot/search-keys.ts";
-import { familySpecs } from "../../snapshot/_specs.ts";
+import { familySpecs } from "../../snapshot/specs.ts";
 
 test("each search-key type of the snapshot contract has exactly one family", () => {
   const types = families.flatMap((f) => (f.search === undefined ? [] : [f.search]));
   expect([...types].sort()).toEqual([...SEARCH_KEY_FAMILIES].sort());
 });
 
-test("each diff spec of snapshot/_specs.ts is named by exactly one family", () => {
+test("each diff spec of snapshot/specs.ts is named by exactly one family", () => {
   const named = families.flatMap((f) => (f.diff === undefined ? [] : [f.diff]));
   expect([...named].sort()).toEqual(familySpecs.map((s) => s.name).sort());
 });

@@ -1,5 +1,5 @@
 // Events: in-person events, kept once their dates are validated.
-import { defineFamily } from "../_define.ts";
+import { defineFamily } from "../define.ts";
 import { duplicate, intoProblems, visibilityCounts } from "../_sql.ts";
 import { bit, nullable } from "../_values.ts";
 import { eventSource } from "./source.ts";

@@ -1,5 +1,5 @@
 // Funds: ranked by score in the fund rankings; named by news entities and funding-round investors.
-import { defineFamily } from "../_define.ts";
+import { defineFamily } from "../define.ts";
 import { duplicate, visibilityCounts } from "../_sql.ts";
 import { bit } from "../_values.ts";
 import { fundSource } from "./source.ts";

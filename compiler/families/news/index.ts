@@ -1,5 +1,5 @@
 // News: curated stories and the entities they name (projects, tokens, people, funds).
-import { defineFamily } from "../_define.ts";
+import { defineFamily } from "../define.ts";
 import { duplicate, intoProblems, visibilityCounts } from "../_sql.ts";
 import { bit, list } from "../_values.ts";
 import { newsSource } from "./source.ts";

@@ -1,6 +1,6 @@
 // People: identity, verified investments and roles in projects; named by news entities, funding-round
 // investors, X accounts and trending entries.
-import { defineFamily } from "../_define.ts";
+import { defineFamily } from "../define.ts";
 import { countBy, duplicate, intoProblems, overCap, visibilityCounts } from "../_sql.ts";
 import { bit, list, nullable } from "../_values.ts";
 import { eligibilityThresholds } from "../../policy.ts";

@@ -1,6 +1,6 @@
 // Projects: identity, reviewed features, verified events and funding rounds, the daily TVL series
 // with its mapping, and trend observations; named by tokens, people, news, X accounts and trending.
-import { defineFamily } from "../_define.ts";
+import { defineFamily } from "../define.ts";
 import { projectSource } from "./source.ts";
 import { projectChecks, projectEligibility, projectExclusions, projectObservations, projectOutput } from "./sql.ts";
 import { projectStaging } from "./staging.ts";

@@ -1,6 +1,6 @@
 // Projects in SQL: the checks of their ids and references, which features, events, rounds, TVL and
 // trend observations are kept, the exclusion counts, and the snapshot rows.
-import type { ReferenceSql } from "../_define.ts";
+import type { ReferenceSql } from "../define.ts";
 import { countBy, duplicate, intoProblems, overCap, quote, visibilityCounts } from "../_sql.ts";
 import { cutoff, eligibilityThresholds as t } from "../../policy.ts";
 

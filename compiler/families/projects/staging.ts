@@ -1,6 +1,6 @@
 // Projects as staging rows: one per project, and one per feature, event, funding round, investor,
 // TVL mapping and trend observation.
-import type { Json, Staging } from "../_define.ts";
+import type { Json, Staging } from "../define.ts";
 import { bit, list, nullable } from "../_values.ts";
 
 type Table = "s_projects" | "s_features" | "s_pevents" | "s_rounds" | "s_round_investors" | "s_tvl" | "s_trend_observations";

@@ -1,5 +1,5 @@
 // Stocks: crypto-related listed companies, ranked by IPO date in the stock rankings.
-import { defineFamily } from "../_define.ts";
+import { defineFamily } from "../define.ts";
 import { duplicate, visibilityCounts } from "../_sql.ts";
 import { bit } from "../_values.ts";
 import { stockSource } from "./source.ts";

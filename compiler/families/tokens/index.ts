@@ -1,7 +1,7 @@
 // Tokens: identity, the market observation that places a token in the top-200 universe, and
 // tokenomics whose every field carries its own verification time and confidence; named by news
 // entities and trending entries.
-import { defineFamily } from "../_define.ts";
+import { defineFamily } from "../define.ts";
 import { tokenSource } from "./source.ts";
 import { tokenChecks, tokenEligibility, tokenExclusions, tokenObservations, tokenOutput } from "./sql.ts";
 import { tokenStaging } from "./staging.ts";

@@ -1,6 +1,6 @@
 // Tokens in SQL: the checks of their ids and references, the market universe and the tokenomics
 // fields kept, the exclusion counts, and the snapshot rows.
-import type { ReferenceSql } from "../_define.ts";
+import type { ReferenceSql } from "../define.ts";
 import { duplicate, intoProblems, quote, visibilityCounts } from "../_sql.ts";
 import { cutoff, eligibilityThresholds as t } from "../../policy.ts";
 

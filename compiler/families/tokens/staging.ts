@@ -1,6 +1,6 @@
 // Tokens as staging rows: one per token with its market observation, one per tokenomics field, and
 // one per allocation, vesting schedule and utility.
-import type { Json, Staging } from "../_define.ts";
+import type { Json, Staging } from "../define.ts";
 import { bit, list, nullable } from "../_values.ts";
 
 type Table = "s_tokens" | "s_tokenomics_fields" | "s_allocations" | "s_vesting" | "s_utilities";

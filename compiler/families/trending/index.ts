@@ -1,6 +1,6 @@
 // Trending signals: one entity's score on one UTC day or in the live window. They are not written
 // as records: the trending entities snapshot ranks them (snapshots.ts).
-import { defineFamily, type Json } from "../_define.ts";
+import { defineFamily, type Json } from "../define.ts";
 import { intoProblems, quote } from "../_sql.ts";
 import { cutoff, eligibilityThresholds } from "../../policy.ts";
 import { trendingSignalSource } from "./source.ts";

@@ -1,6 +1,6 @@
 // X accounts: the handle is read to derive an opaque id and a search hash (x-ids.ts), and never
 // written; an account may link to a project or a person. Named by handle in trending entries.
-import { defineFamily, type Json } from "../_define.ts";
+import { defineFamily, type Json } from "../define.ts";
 import { duplicate, intoProblems, visibilityCounts } from "../_sql.ts";
 import { bit, nullable } from "../_values.ts";
 import { xAccountSource } from "./source.ts";

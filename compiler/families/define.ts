@@ -3,7 +3,7 @@
 // checks.ts, reference-time.ts, eligibility.ts, output.ts, search-index.ts, stale.ts, shrink.ts)
 // loop over the list in ./index.ts, so that adding a family is adding a folder here; none of them
 // names a family. The snapshot's tables are declared in the contract (snapshot/schema.ts) and
-// a family's diff spec in snapshot/_specs.ts, both referenced by name.
+// a family's diff spec in snapshot/specs.ts, both referenced by name.
 import type { z } from "zod";
 import type { freshnessBounds } from "../../snapshot/freshness.ts";
 import type { RuleId } from "../policy.ts";
@@ -102,7 +102,7 @@ export interface FamilyDefinition<Table extends string = string> {
   output?: string;
   /** Its search keys, by name in the snapshot contract's layout (snapshot/search-keys.ts: the table and columns search-index.ts reads). */
   search?: SearchKeyFamily;
-  /** The name of the family's spec in snapshot/_specs.ts: `cei diff` compares its records, and the shrink guard counts them. */
+  /** The name of the family's spec in snapshot/specs.ts: `cei diff` compares its records, and the shrink guard counts them. */
   diff?: string;
   /** Precomputed snapshots, by their name in the freshness table, that are stale when this family's observations are. */
   stale?: Partial<Record<keyof typeof freshnessBounds, StaleSpec>>;
