@@ -12,33 +12,73 @@ export function normalizeAddress(address: string): string {
   return address.startsWith("::ffff:") && isIP(address.slice(7)) === 4 ? address.slice(7) : address;
 }
 
+const connectionCounts = new WeakMap<Server, { live: number; held: number }>();
+
+/** The connections a capped server serves (`live`) and holds unread before closing them (`held`). */
+export function connectionsOf(server: Server): { live: number; held: number } {
+  return { ...(connectionCounts.get(server) ?? { live: 0, held: 0 }) };
+}
+
+/** Sockets over their address's cap held unread, at most, before they are closed; and for how long. */
+export const HELD_SOCKETS_MAX = 1_024;
+const HOLD_MS = 1_000;
+
 /**
- * Closes a connection as soon as it is accepted when its peer already holds `max` open ones. It
- * counts the socket's peer, never a forwarded address: a header cannot be read before the
- * connection is accepted, and one a client writes cannot free it from the cap.
+ * The caps on open connections: `total` in all (the global cap) and `perAddress` per peer. It counts
+ * the socket's peer, never a forwarded address: a header cannot be read before the connection is
+ * accepted, and one a client writes cannot free it from the cap.
+ *
+ * A socket over its address's cap is held, unread, for a second before it is closed (while fewer
+ * than HELD_SOCKETS_MAX are held; beyond that it is closed at once). A client that reopens every
+ * socket it loses, as a slowloris does, would otherwise make the server accept and close tens of
+ * thousands of sockets a second, and that work slowed every other client's slowest answers 3-10x;
+ * held, its sockets come back at most once a second each. Held sockets are not counted in `total`
+ * (node's own `maxConnections` is set to `total` plus the hold's bound, so that it still bounds
+ * the file descriptors), and never reach node:http: only admitted sockets are passed on to the
+ * server's own connection listeners.
  */
-export function capConnectionsPerAddress(server: Server, max: number): void {
+export function capConnections(server: Server, limits: { total: number; perAddress: number }): void {
+  server.maxConnections = limits.total + HELD_SOCKETS_MAX;
   const open = new Map<string, number>();
-  // Before node:http's own listener, so that a refused socket never gets a parser's work.
-  server.prependListener("connection", (socket: Socket) => {
+  const counts = { live: 0, held: 0 };
+  connectionCounts.set(server, counts);
+  const downstream = server.listeners("connection") as Array<(socket: Socket) => void>;
+  server.removeAllListeners("connection");
+  server.on("connection", (socket: Socket) => {
     const peer = socket.remoteAddress;
     if (peer === undefined) {
       socket.destroy();
       return;
     }
-    const address = normalizeAddress(peer);
-    const count = open.get(address) ?? 0;
-    if (count >= max) {
+    if (counts.live >= limits.total) {
       socket.destroy();
-      server.emit(ADDRESS_DROP_EVENT, address);
+      server.emit("drop", { remoteAddress: peer });
       return;
     }
+    const address = normalizeAddress(peer);
+    const count = open.get(address) ?? 0;
+    if (count >= limits.perAddress) {
+      server.emit(ADDRESS_DROP_EVENT, address);
+      if (counts.held >= HELD_SOCKETS_MAX) {
+        socket.destroy();
+        return;
+      }
+      counts.held += 1;
+      socket.pause();
+      socket.on("error", () => undefined);
+      socket.once("close", () => void (counts.held -= 1));
+      setTimeout(() => socket.destroy(), HOLD_MS).unref();
+      return;
+    }
+    counts.live += 1;
     open.set(address, count + 1);
     socket.once("close", () => {
+      counts.live -= 1;
       const left = open.get(address)! - 1;
       if (left === 0) open.delete(address);
       else open.set(address, left);
     });
+    for (const listener of downstream) listener.call(server, socket);
   });
 }
 

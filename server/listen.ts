@@ -8,7 +8,7 @@ import { toNodeHandler, type H3 } from "h3";
 import { MAX_DRAINED_BODY_BYTES } from "./_body.ts";
 import type { ErrorDetail } from "./errors.ts";
 import {
-  AddressBuckets, capConnectionsPerAddress, clientAddress, normalizeAddress, rememberClient, requestClient, type BucketShape,
+  AddressBuckets, capConnections, clientAddress, normalizeAddress, rememberClient, requestClient, type BucketShape,
 } from "./address-limits.ts";
 import { answerFromListener, answerOnSocket, answerRateLimited, listenerProblems } from "./_listener-answers.ts";
 import { listenDefaults, publicBucketDefault, type ListenLimits } from "./listen-limits.ts";
@@ -169,8 +169,7 @@ export function applyConnectionLimits(server: Server, limits: ListenLimits): voi
   server.headersTimeout = limits.headersTimeoutMs;
   server.requestTimeout = limits.requestTimeoutMs;
   server.keepAliveTimeout = limits.keepAliveTimeoutMs;
-  server.maxConnections = limits.maxConnections;
-  capConnectionsPerAddress(server, limits.maxConnectionsPerAddress);
+  capConnections(server, { total: limits.maxConnections, perAddress: limits.maxConnectionsPerAddress });
 }
 
 export function startServer(app: H3, options: ListenOptions = {}): Promise<RunningServer> {

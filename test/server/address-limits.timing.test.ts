@@ -6,7 +6,7 @@
 // 127.0.0.2 and 127.0.0.3, bound with `localAddress`.
 import type { IncomingMessage } from "node:http";
 import { afterEach, beforeAll, describe, expect, it, onTestFinished } from "vitest";
-import { clientAddress, parseTrustedProxies } from "../../server/address-limits.ts";
+import { clientAddress, connectionsOf, parseTrustedProxies } from "../../server/address-limits.ts";
 import { listenDefaults } from "../../server/listen-limits.ts";
 import { createLogger } from "../../server/log.ts";
 import { listenerLog } from "../../server/observe.ts";
@@ -32,8 +32,8 @@ beforeAll(async () => {
 });
 afterEach(() => pool.destroyAll());
 
-const openConnections = (running: { server: RunningServer["server"] }) =>
-  new Promise<number>((resolve) => running.server.getConnections((_, count) => resolve(count)));
+/** The connections the server serves (not the sockets it holds unread before closing them). */
+const openConnections = (running: { server: RunningServer["server"] }) => Promise.resolve(connectionsOf(running.server).live);
 
 async function victimRun(url: string, count: number) {
   return sequentialRun(count, () => timedGet(url, "/v1/projects/aurora-swap", VICTIM, { authorization: `Bearer ${key}` }));

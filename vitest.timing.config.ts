@@ -1,0 +1,15 @@
+// The timing tests of `npm test` (test/**/*.timing.test.ts): a victim's latency alone against the
+// same under a slowloris or a docs flood. Run after the rest, one file at a time, so that the only
+// other load on the machine is the attack each test makes itself.
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    include: ["test/**/*.timing.test.ts"],
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    pool: "forks",
+    fileParallelism: false,
+    globalSetup: ["test/_support/temp-root.ts"],
+  },
+});
