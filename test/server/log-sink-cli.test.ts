@@ -134,9 +134,13 @@ async function terminate(served: Served): Promise<{ ms: number; code: number | n
 
 const lines = (text: string) => text.split("\n").filter((line) => line !== "");
 
-/** RSS growth over a second batch of 20,000 requests, after a first that warms up (and, stalled, fills the pipe and the log's bound). */
-async function growthOverSecondBatch(served: Served): Promise<number> {
-  await load(served.url, 20_000);
+/**
+ * RSS growth over a batch of 20,000 requests after 40,000 that warm up: stalled, the first fill
+ * the pipe and the log's bound, and the heap grows to its working size over the next (from the
+ * bundle, +29 MiB over requests 20,000-40,000, then ~5 MiB per 20,000, as with stderr read).
+ */
+async function growthOverThirdBatch(served: Served): Promise<number> {
+  await load(served.url, 40_000);
   const before = rssMiB(served.child.pid!);
   await load(served.url, 20_000);
   return rssMiB(served.child.pid!) - before;
@@ -147,11 +151,11 @@ it("a stalled stderr: memory stays bounded, lines are dropped and counted, and r
   // what the heap keeps for other reasons (and when the collector runs on a loaded machine)
   // counts on both sides.
   const baseline = await serve();
-  const baselineGrown = await growthOverSecondBatch(baseline);
+  const baselineGrown = await growthOverThirdBatch(baseline);
   await terminate(baseline);
   const served = await serve();
   served.stall();
-  const grown = await growthOverSecondBatch(served);
+  const grown = await growthOverThirdBatch(served);
   // Held in memory, 20,000 more lines would take at least their 5 MiB of text (an unbounded
   // queue grew ~0.8 KB a request); dropped, they take nothing.
   expect(grown, `RSS grew ${grown.toFixed(1)} MiB over 20,000 requests, ${baselineGrown.toFixed(1)} MiB with stderr read`).toBeLessThan(baselineGrown + 4);
@@ -162,13 +166,13 @@ it("a stalled stderr: memory stays bounded, lines are dropped and counted, and r
   // The sink retries a stalled write on a timer and then writes out up to 4 MiB of held lines;
   // a request logged while that is still held is dropped too (and counted). So one request at a
   // time until one's line arrives: it is the first written with room, and reports every drop before it.
-  let sent = 40_000;
+  let sent = 60_000;
   for (let logged = false; !logged;) {
     const response = await fetch(`${served.url}/v1/projects/aurora-swap`, { headers: { authorization: `Bearer ${key}` } });
     sent += 1;
     const id = response.headers.get("x-service-request-id")!;
     logged = await until(() => served.stderr().includes(id), 1_000).then(() => true, () => false);
-    expect(sent, "no request line arrived within 60 requests of the reader's return").toBeLessThan(40_060);
+    expect(sent, "no request line arrived within 60 requests of the reader's return").toBeLessThan(60_060);
   }
   // Every line is one JSON object; the drops are reported in the log exactly as counted.
   const logged = lines(served.stderr()).map((line) => JSON.parse(line) as Record<string, unknown>);
