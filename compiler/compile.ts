@@ -17,7 +17,7 @@ import { registerSearchFunctions, searchIndexSql } from "./search-index.ts";
 import { snapshotTables } from "../snapshot/schema.ts";
 import { sourceFiles } from "./source-files.ts";
 import { checkReplacement } from "./shrink.ts";
-import { snapshotSql, trendingCopySql, trendingSql } from "./snapshots.ts";
+import { sideRankingSql, snapshotSql, trendingCopySql } from "./snapshots.ts";
 import { staleSnapshotProblems } from "./stale.ts";
 import { problemsDdl } from "./staging.ts";
 import { startJob, type StartedJob, type WorkerJob } from "./workers.ts";
@@ -252,7 +252,7 @@ async function buildSnapshot(out: Database.Database, options: BuildOptions): Pro
     kind: "sql",
     dbPath: options.sidePath,
     attach: [...options.staging.map((s): [string, string] => [s.name, s.path]), ["kept", options.keptPath]],
-    sql: trendingSql(compiledAt),
+    sql: sideRankingSql(compiledAt),
     query: exclusionCountsQuery(compiledAt),
   };
   const side = startJob(job, options.threads > 1);

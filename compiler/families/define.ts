@@ -104,6 +104,18 @@ export interface FamilyDefinition<Table extends string = string> {
   search?: SearchKeyFamily;
   /** The name of the family's spec in snapshot/specs.ts: `cei diff` compares its records, and the shrink guard counts them. */
   diff?: string;
+  /**
+   * Step 6b: the precomputed snapshots the family feeds, by name (those of snapshot/specs.ts's
+   * rankingSpecs are filled in that order, so the file's bytes depend on it): the statements that
+   * fill their tables from the k_* tables, and, for each with an `asOf`, its row in the snapshots
+   * table (the SQL expression of its as_of; null: it has none).
+   */
+  rankings?: Partial<Record<string, { sql: string; asOf?: string | null }>>;
+  /**
+   * Rankings computed on a side thread into a database of their own (trending_days,
+   * k_trending_top); `eligibleEntity` is the SQL condition that an entity of any family is kept.
+   */
+  sideRankings?(compiledAt: Date, eligibleEntity: (typeColumn: string, idColumn: string) => string): string;
   /** Precomputed snapshots, by their name in the freshness table, that are stale when this family's observations are. */
   stale?: Partial<Record<keyof typeof freshnessBounds, StaleSpec>>;
 }

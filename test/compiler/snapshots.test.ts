@@ -4,7 +4,7 @@ import { join } from "node:path";
 import type Database from "better-sqlite3";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { compileSnapshot } from "../../compiler/compile.ts";
-import { previousUtcDays } from "../../compiler/snapshots.ts";
+import { previousUtcDays } from "../../compiler/families/trending/rankings.ts";
 import { FIXTURE_COMPILED_AT } from "../_support/fixtures.ts";
 import { manifestOf, openSnapshot } from "../_support/compiled-tables.ts";
 import { writeSources } from "../_support/sources.ts";

@@ -1,4 +1,5 @@
 // Funds: ranked by score in the fund rankings; named by news entities and funding-round investors.
+import { snapshotCaps } from "../../policy.ts";
 import { defineFamily } from "../define.ts";
 import { duplicate, visibilityCounts } from "../_sql.ts";
 import { bit } from "../_values.ts";
@@ -36,6 +37,14 @@ CREATE INDEX kept.k_funds_id ON k_funds (id);`,
   output: "INSERT INTO funds SELECT id, slug, name, fund_type FROM k_funds ORDER BY id;",
   search: "fund",
   diff: "funds",
+  rankings: {
+    fund_rankings: {
+      sql: `
+INSERT INTO fund_rankings (position, fund_id)
+  SELECT row_number() OVER (ORDER BY score DESC, id), id FROM k_funds ORDER BY score DESC, id LIMIT ${snapshotCaps.fundRankings};`,
+      asOf: "(SELECT min(f.score_updated_at) FROM fund_rankings r JOIN k_funds f ON f.id = r.fund_id)",
+    },
+  },
   stale: {
     fund_rankings: {
       locate: `SELECT 'funds.jsonl', f.line, 'score_updated_at', f.score_updated_at

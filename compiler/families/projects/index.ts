@@ -1,5 +1,6 @@
 // Projects: identity, reviewed features, verified events and funding rounds, the daily TVL series
 // with its mapping, and trend observations; named by tokens, people, news, X accounts and trending.
+import { snapshotCaps } from "../../policy.ts";
 import { defineFamily } from "../define.ts";
 import { projectSource } from "./source.ts";
 import { projectChecks, projectEligibility, projectExclusions, projectObservations, projectOutput } from "./sql.ts";
@@ -18,6 +19,15 @@ export const projects = defineFamily({
   output: projectOutput,
   search: "project",
   diff: "projects",
+  rankings: {
+    trending_projects: {
+      sql: `
+INSERT INTO trending_projects (position, project_id, hot_tier)
+  SELECT row_number() OVER (ORDER BY score DESC, project_id), project_id, hot_tier
+  FROM k_trend_checked WHERE rule IS NULL ORDER BY score DESC, project_id LIMIT ${snapshotCaps.trendingProjects};`,
+      asOf: "(SELECT min(t.observed_at) FROM trending_projects r JOIN k_trend_checked t ON t.project_id = r.project_id)",
+    },
+  },
   stale: {
     trending_projects: {
       staleRule: "trend_observation_stale",

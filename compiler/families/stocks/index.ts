@@ -1,4 +1,5 @@
 // Stocks: crypto-related listed companies, ranked by IPO date in the stock rankings.
+import { snapshotCaps } from "../../policy.ts";
 import { defineFamily } from "../define.ts";
 import { duplicate, visibilityCounts } from "../_sql.ts";
 import { bit } from "../_values.ts";
@@ -33,4 +34,12 @@ export const stocks = defineFamily({
   output: "INSERT INTO stocks SELECT id, slug, name, ticker, exchange, region, crypto_angle, ipo_date, is_pre_ipo FROM k_stocks ORDER BY id;",
   search: "stock",
   diff: "stocks",
+  rankings: {
+    stock_rankings: {
+      sql: `
+INSERT INTO stock_rankings (position, stock_id)
+  SELECT row_number() OVER (ORDER BY ipo_date DESC, id), id FROM k_stocks ORDER BY ipo_date DESC, id LIMIT ${snapshotCaps.stockRankings};`,
+      asOf: null,
+    },
+  },
 });

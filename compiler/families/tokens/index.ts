@@ -4,6 +4,7 @@
 import { defineFamily } from "../define.ts";
 import { tokenSource } from "./source.ts";
 import { tokenChecks, tokenEligibility, tokenExclusions, tokenObservations, tokenOutput } from "./sql.ts";
+import { tokenRankings } from "./rankings.ts";
 import { tokenStaging } from "./staging.ts";
 
 export const tokens = defineFamily({
@@ -19,6 +20,7 @@ export const tokens = defineFamily({
   output: tokenOutput,
   search: "token",
   diff: "tokens",
+  rankings: tokenRankings,
   stale: {
     market: {
       staleRule: "market_observation_stale",

@@ -3,6 +3,7 @@
 import { defineFamily, type Json } from "../define.ts";
 import { intoProblems, quote } from "../_sql.ts";
 import { cutoff, eligibilityThresholds } from "../../policy.ts";
+import { trendingSql } from "./rankings.ts";
 import { trendingSignalSource } from "./source.ts";
 
 export const trending = defineFamily({
@@ -36,6 +37,11 @@ export const trending = defineFamily({
       trending_signal_stale: `(SELECT count(*) FROM s_trending WHERE day = 'live' AND observed_at < ${liveCutoff})`,
       reference_ineligible: `(SELECT count(*) FROM s_trending s WHERE NOT (day = 'live' AND observed_at < ${liveCutoff}) AND NOT ${eligibleEntity("s.entity_type", "s.entity_id")})`,
     };
+  },
+  // The entities are ranked on a side thread; the live snapshot's as_of is read from what it copied in.
+  sideRankings: trendingSql,
+  rankings: {
+    trending_live: { sql: "", asOf: "(SELECT as_of FROM trending_days WHERE day = 'live')" },
   },
   stale: {
     trending_live: {
