@@ -26,12 +26,3 @@ export async function compileSnapshotPair(work: string): Promise<SnapshotPair> {
   if (hashes.a === hashes.b) throw new Error("the two snapshots have the same content hash");
   return { files: { a, b }, hashes };
 }
-
-/** Polls `condition` every 5 ms; on time-out, the error names `what` and what `log` returns. */
-export async function until(condition: () => boolean, what: string, log: () => string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; log:\n${log()}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}

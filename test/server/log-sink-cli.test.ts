@@ -13,6 +13,7 @@ import { openMeterDatabase } from "../../server/meter/sqlite/database.ts";
 import { createKey } from "../../server/meter/sqlite/keys.ts";
 import { CEI_BIN, REPO_ROOT, keepAliveClient } from "../_support/processes.ts";
 import { fixtureSnapshot } from "../_support/server.ts";
+import { until } from "../_support/until.ts";
 
 const SHUTDOWN_TIMEOUT_MS = 1_000;
 /** Exit after SIGTERM: the shutdown timeout, and a generous margin for a machine under load. */
@@ -74,7 +75,7 @@ async function serve(): Promise<Served> {
   const { child, url, exited } = await spawnServe("pipe", ["--metrics-port", "0"]);
   child.stderr!.on("data", read);
   // The start-up lines are written before the ready line.
-  await until(() => text.includes('"event":"listening"'), 10_000);
+  await until(() => text.includes('"event":"listening"'), "the listening line", () => text);
   const listening = JSON.parse(text.split("\n").find((line) => line.includes('"event":"listening"'))!) as { metrics_url: string };
   return {
     child, url, metricsUrl: listening.metrics_url, exited, stderr: () => text,
@@ -87,14 +88,6 @@ async function serve(): Promise<Served> {
       child.stderr!.resume();
     },
   };
-}
-
-async function until(check: () => boolean, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error("timed out");
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 /** `count` requests, 16 at a time; every one must be answered 200. */
@@ -171,7 +164,7 @@ it("a stalled stderr: memory stays bounded, lines are dropped and counted, and r
     const response = await fetch(`${served.url}/v1/projects/aurora-swap`, { headers: { authorization: `Bearer ${key}` } });
     sent += 1;
     const id = response.headers.get("x-service-request-id")!;
-    logged = await until(() => served.stderr().includes(id), 1_000).then(() => true, () => false);
+    logged = await until(() => served.stderr().includes(id), "the request's line", served.stderr, 1_000).then(() => true, () => false);
     expect(sent, "no request line arrived within 60 requests of the reader's return").toBeLessThan(60_060);
   }
   // Every line is one JSON object; the drops are reported in the log exactly as counted.

@@ -20,7 +20,8 @@ import { SqliteMeter } from "../../server/meter/sqlite/meter.ts";
 import { Serving } from "../../server/serving.ts";
 import { servingLog } from "../../server/observe.ts";
 import { FIXTURE_X_SECRET } from "../_support/fixtures.ts";
-import { compileSnapshotPair, until as untilLogged } from "../_support/snapshot-pair.ts";
+import { compileSnapshotPair } from "../_support/snapshot-pair.ts";
+import { until as untilLogged } from "../_support/until.ts";
 import { FIXTURE_NOW, startTestServer } from "../_support/server.ts";
 
 type Line = Record<string, unknown>;

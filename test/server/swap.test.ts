@@ -12,7 +12,8 @@ import { openMeterDatabase } from "../../server/meter/sqlite/database.ts";
 import { createKey } from "../../server/meter/sqlite/keys.ts";
 import { SqliteMeter } from "../../server/meter/sqlite/meter.ts";
 import { Serving } from "../../server/serving.ts";
-import { compileSnapshotPair, until as untilLogged } from "../_support/snapshot-pair.ts";
+import { compileSnapshotPair } from "../_support/snapshot-pair.ts";
+import { until as untilLogged } from "../_support/until.ts";
 import { FIXTURE_NOW, startTestServer } from "../_support/server.ts";
 
 const PROJECT = "/v1/projects/aurora-swap";
