@@ -2,10 +2,10 @@
 // come from. The compiler builds search_keys and the trigram indexes from it
 // (compiler/search-index.ts); the server reads a hit's entry from the same table.
 /** The families with rows in search_keys (X accounts are found by exact handle only). */
-export const SEARCH_KEY_FAMILIES = ["event", "fund", "news", "person", "project", "stock", "token"] as const;
+export const SEARCH_KEY_FAMILIES = ["event", "fund", "narrative", "news", "person", "project", "stock", "token"] as const;
 export type SearchKeyFamily = (typeof SEARCH_KEY_FAMILIES)[number];
 
-/** The searchable columns of each family; news and events are the tables get_news and get_event serve. */
+/** The searchable columns of each family; news, events and narratives are the tables their detail operations serve. */
 export const searchKeyColumns: Record<SearchKeyFamily, [table: string, columns: string[], where?: string]> = {
   project: ["projects", ["name", "slug"]],
   token: ["tokens", ["name", "symbol", "slug"]],
@@ -14,6 +14,7 @@ export const searchKeyColumns: Record<SearchKeyFamily, [table: string, columns: 
   person: ["people", ["full_name", "slug"], "is_search_candidate = 1"],
   news: ["news", ["title"]],
   event: ["events", ["name", "slug"]],
+  narrative: ["narratives", ["name", "slug"]],
 };
 
 /** The table each family's keys come from: the server reads a hit's entry from its row there. */

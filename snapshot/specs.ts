@@ -1,6 +1,6 @@
 // What the diff compares, table by table: the families (a record and its nested lists) and the
 // precomputed snapshots (ranked entries). Tables derived from others (search index, X handle
-// index, trending_days' and snapshots' rows, which become `as_of` changes) are not listed: a change
+// index, unlock plans, trending_days' and snapshots' rows, which become `as_of` changes) are not listed: a change
 // in them always shows as a change of the records they derive from, or in the manifest.
 
 /** A nested list of a record, or a one-row attachment (`key` empty), e.g. a project's TVL. */
@@ -52,8 +52,25 @@ export const familySpecs: readonly FamilySpec[] = [
       { name: "roles", table: "person_roles", parent: "person_id", key: ["position"] },
     ],
   },
-  { name: "funds", table: "funds", lists: [] },
-  { name: "stocks", table: "stocks", lists: [] },
+  {
+    name: "funds",
+    table: "funds",
+    lists: [
+      // One entry per project (its latest round) and per person, so they identify the entries.
+      { name: "portfolio", table: "fund_portfolio", parent: "fund_id", key: ["project_id"] },
+      { name: "partners", table: "fund_partners", parent: "fund_id", key: ["person_id"] },
+    ],
+  },
+  { name: "stocks", table: "stocks", lists: [{ name: "news", table: "stock_news", parent: "stock_id", key: ["news_id"] }] },
+  {
+    name: "narratives",
+    table: "narratives",
+    lists: [
+      // A narrative names a project once (the compiler refuses a repeat).
+      { name: "projects", table: "narrative_projects", parent: "narrative_id", key: ["project_id"] },
+      { name: "timeline", table: "narrative_timeline", parent: "narrative_id", key: ["position"] },
+    ],
+  },
   { name: "news", table: "news", lists: [{ name: "entities", table: "news_entities", parent: "news_id", key: ["position"] }] },
   { name: "events", table: "events", lists: [] },
   { name: "x_accounts", table: "x_accounts", lists: [] },
@@ -82,6 +99,7 @@ export const rankingSpecs: readonly RankingSpec[] = [
   { name: "trending_entities", table: "trending_entities", group: ["day"], entry: ["entity_type", "entity_id"], asOf: "trending_days", shrinkGuard: true },
   { name: "fund_rankings", table: "fund_rankings", group: [], entry: ["fund_id"], asOf: { snapshot: "fund_rankings" }, shrinkGuard: true },
   { name: "stock_rankings", table: "stock_rankings", group: [], entry: ["stock_id"], asOf: { snapshot: "stock_rankings" }, shrinkGuard: true },
+  { name: "narrative_rankings", table: "narrative_rankings", group: [], entry: ["narrative_id"], asOf: { snapshot: "narrative_rankings" }, shrinkGuard: true },
   { name: "market", table: "market_assets", group: [], entry: ["token_id"], asOf: { snapshot: "market" }, shrinkGuard: true },
   { name: "top_movers", table: "market_movers", group: ["period", "direction"], entry: ["token_id"], asOf: null, shrinkGuard: false },
 ];

@@ -23,7 +23,8 @@ test("every free-form enumeration that is not lower-case snake_case is refused",
     `projects.jsonl:1: funding[0].round_type: ${rule}: "series_b", not "series-b"`,
     `tokens.jsonl:1: tokenomics.model_type.value: ${rule}: "fixed_supply", not "Fixed Supply"`,
     `tokens.jsonl:1: tokenomics.allocations.value[0].bucket: ${rule}: "public_sale", not "public sale"`,
-    `tokens.jsonl:1: tokenomics.vesting_schedules.value[0].cadence: ${rule}: "monthly", not "Monthly"`,
+    // The cadence is a closed list: the unlock rule knows these and no other (decision 31).
+    `tokens.jsonl:1: tokenomics.vesting_schedules.value[0].cadence: expected one of: daily, weekly, monthly, quarterly, yearly, linear`,
     `tokens.jsonl:1: tokenomics.utilities.value[0].utility_type: ${rule}: "fee_discount", not "fee__discount"`,
   ]);
 });

@@ -6,7 +6,9 @@ export const storyIdPattern = /^story:[0-9a-f]{8}-[0-9a-f]{4}-[1-5][0-9a-f]{3}-[
 
 export const newsEntityRef = z
   .strictObject({
-    type: z.enum(["project", "token", "person", "fund"]).describe("The kind of entity: which file `id` names a record of."),
+    type: z
+      .enum(["project", "token", "person", "fund", "stock", "narrative"])
+      .describe("The kind of entity: which file `id` names a record of (projects, tokens, people, funds, stocks or narratives)."),
     id: field(entityId, "The entity's id: must name a record of that file. Written with the entity's slug and name."),
   })
   .describe("An entity the story is about.");
@@ -31,7 +33,7 @@ export const newsSource = z
       .array(newsEntityRef)
       .max(50)
       .default([])
-      .describe("An array (at most 50) of the entities the story is about, each `{type: project|token|person|fund, id}`. Default `[]`."),
+      .describe("An array (at most 50) of the entities the story is about, each `{type: project|token|person|fund|stock|narrative, id}`; a story naming a stock is one of that stock's stories. Default `[]`."),
     hidden: z.boolean().default(false).describe("`true` keeps the story out of the snapshot. Default `false`."),
     deleted: z.boolean().default(false).describe("`true` marks the story deleted: it never reaches the snapshot. Default `false`."),
     url: z.string().optional().describe("Accepted and never written: any string (not checked as a URL)."),

@@ -3,7 +3,7 @@
 // entities and trending entries.
 import { defineFamily } from "../define.ts";
 import { tokenSource } from "./source.ts";
-import { tokenChecks, tokenEligibility, tokenExclusions, tokenObservations, tokenOutput } from "./sql.ts";
+import { tokenChecks, tokenEligibility, tokenExclusions, tokenFunctions, tokenObservations, tokenOutput } from "./sql.ts";
 import { tokenRankings } from "./rankings.ts";
 import { tokenStaging } from "./staging.ts";
 
@@ -18,6 +18,7 @@ export const tokens = defineFamily({
   eligibility: tokenEligibility,
   exclusions: () => tokenExclusions,
   output: tokenOutput,
+  functions: tokenFunctions,
   search: "token",
   diff: "tokens",
   rankings: tokenRankings,
