@@ -32,7 +32,7 @@ export function iso(ms: number): string {
 }
 
 /**
- * Records per family at scale 1: the rich structure every operation needs (1,102 lines in
+ * Records per family at scale 1: the rich structure every operation needs (1,114 lines in
  * all). Scale n multiplies each count by n, so the sample has about 1,100 × n lines.
  */
 export const baseCounts = {
@@ -41,6 +41,7 @@ export const baseCounts = {
   people: 60,
   funds: 36,
   stocks: 36,
+  narratives: 12,
   news: 80,
   events: 30,
   xAccounts: 50,
@@ -50,7 +51,7 @@ export const baseCounts = {
 } as const;
 
 export type Counts = { -readonly [K in keyof typeof baseCounts]: number };
-export type EntityFamily = "projects" | "tokens" | "people" | "funds" | "stocks" | "news" | "events" | "xAccounts";
+export type EntityFamily = "projects" | "tokens" | "people" | "funds" | "stocks" | "narratives" | "news" | "events" | "xAccounts";
 
 export interface Plan {
   asOf: number;
@@ -81,6 +82,7 @@ const exclusions: Record<EntityFamily, { hidden: [number, number]; deleted: [num
   people: { hidden: [19, 9], deleted: [37, 30] },
   funds: { hidden: [17, 12], deleted: [29, 20] },
   stocks: { hidden: [13, 5], deleted: [23, 21] },
+  narratives: { hidden: [11, 7], deleted: [13, 10] },
   news: { hidden: [21, 8], deleted: [27, 19] },
   events: { hidden: [14, 6], deleted: [19, 12] },
   xAccounts: { hidden: [12, 7], deleted: [17, 10] },
