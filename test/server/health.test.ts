@@ -61,7 +61,7 @@ describe("GET /readyz", () => {
       precomputed[name] = { as_of: asOf, fresh_until: freshUntil, fresh: freshUntil === null ? bound === undefined : service.clock.now <= Date.parse(freshUntil) };
     }
     expect(res.body).toEqual({ status: "ready", snapshot: manifest.content_hash, precomputed });
-    expect(Object.keys(precomputed).sort()).toEqual(["fund_rankings", "market", "stock_rankings", "trending_live", "trending_projects"]);
+    expect(Object.keys(precomputed).sort()).toEqual(["fund_rankings", "market", "narrative_rankings", "stock_rankings", "trending_live", "trending_projects"]);
   });
 
   it("says when a precomputed snapshot is no longer fresh, at request time", async () => {
