@@ -17,7 +17,7 @@
 export const UNLOCK_CADENCES = ["daily", "weekly", "monthly", "quarterly", "yearly", "linear"] as const;
 export type UnlockCadence = (typeof UNLOCK_CADENCES)[number];
 
-const DAY_MS = 86_400_000;
+import { DAY_MS } from "./iso-time.ts";
 
 /** A cadence's step: a fixed duration, or calendar months. `linear` vests in daily steps. */
 const cadenceSteps: Record<UnlockCadence, { ms: number } | { months: number }> = {
@@ -29,14 +29,35 @@ const cadenceSteps: Record<UnlockCadence, { ms: number } | { months: number }> =
   yearly: { months: 12 },
 };
 
-/** `startMs` plus `months` calendar months, on the month's last day when it is shorter. */
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+const isLeap = (year: number): boolean => (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+const daysInMonth = (year: number, month0: number): number => (month0 === 1 && isLeap(year) ? 29 : DAYS_IN_MONTH[month0]!);
+
+/**
+ * The civil date of a day count since 1970-01-01: year, month 0-11 and day 1-31 (H. Hinnant's
+ * days_from_civil inverse), without a Date: a request places up to hundreds of steps, and a Date
+ * and its getters cost several times the arithmetic.
+ */
+function civil(days: number): { year: number; month0: number; day: number } {
+  const z = days + 719_468;
+  const era = Math.floor(z / 146_097);
+  const doe = z - era * 146_097;
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365);
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  const month0 = mp < 10 ? mp + 2 : mp - 10;
+  return { year: yoe + era * 400 + (month0 <= 1 ? 1 : 0), month0, day };
+}
+
+/** `startMs` plus `months` calendar months, on the month's last day when it is shorter, at the same time of day. */
 function addMonths(startMs: number, months: number): number {
-  const start = new Date(startMs);
-  const year = start.getUTCFullYear();
-  const month = start.getUTCMonth() + months;
-  const lastDay = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
-  const day = Math.min(start.getUTCDate(), lastDay);
-  return Date.UTC(year, month, day) + (startMs - Date.UTC(year, start.getUTCMonth(), start.getUTCDate()));
+  const days = Math.floor(startMs / DAY_MS);
+  const { year, month0, day } = civil(days);
+  const total = month0 + months;
+  const targetYear = year + Math.floor(total / 12);
+  const targetMonth = total - Math.floor(total / 12) * 12;
+  return Date.UTC(targetYear, targetMonth, Math.min(day, daysInMonth(targetYear, targetMonth))) + (startMs - days * DAY_MS);
 }
 
 /** The time of step `k` of the cadence grid (k = 0 is `startMs`), before the last step is moved to end_at. */
@@ -49,9 +70,9 @@ export function cadenceStep(startMs: number, cadence: UnlockCadence, k: number):
 function lastGridStepAtOrBefore(startMs: number, cadence: UnlockCadence, t: number): number {
   const step = cadenceSteps[cadence];
   if ("ms" in step) return Math.max(0, Math.floor((t - startMs) / step.ms));
-  const start = new Date(startMs);
-  const at = new Date(t);
-  const months = (at.getUTCFullYear() - start.getUTCFullYear()) * 12 + at.getUTCMonth() - start.getUTCMonth();
+  const start = civil(Math.floor(startMs / DAY_MS));
+  const at = civil(Math.floor(t / DAY_MS));
+  const months = (at.year - start.year) * 12 + at.month0 - start.month0;
   // The estimate is the answer or one more: a shorter month or an earlier time of day can put step k after t.
   let k = Math.max(0, Math.floor(months / step.months));
   while (k > 0 && addMonths(startMs, k * step.months) > t) k--;

@@ -2,7 +2,7 @@
 // (31 January, a leap February, the 30th in a quarter), leap days, end dates off the cadence grid,
 // cliffs between steps and at the end, inclusive window ends, and the limit.
 import { describe, expect, test } from "vitest";
-import { unlockPlan, unlocksInWindow, type UnlockCadence } from "../../snapshot/unlocks.ts";
+import { cadenceStep, unlockPlan, unlocksInWindow, type UnlockCadence } from "../../snapshot/unlocks.ts";
 
 interface Schedule {
   bucket?: string;
@@ -205,4 +205,22 @@ test("the unlocks of a whole schedule add up to its amount", () => {
   const all = unlocksInWindow([plan], plan.start_ms, plan.end_ms, 10_000);
   expect(all.first).toHaveLength(all.count);
   expect(all.first.reduce((sum, u) => sum + u.amount_native, 0)).toBeCloseTo(123_456_789, 3);
+});
+
+test("calendar steps agree with Date's own calendar, every day from 1999-12 to 2101-03, every month length and leap year", () => {
+  const reference = (start: number, months: number): number => {
+    const d = new Date(start);
+    const target = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + months, 1));
+    const last = new Date(Date.UTC(target.getUTCFullYear(), target.getUTCMonth() + 1, 0)).getUTCDate();
+    return Date.UTC(target.getUTCFullYear(), target.getUTCMonth(), Math.min(d.getUTCDate(), last)) + (start % 86_400_000);
+  };
+  const wrong: string[] = [];
+  for (let start = ms("1999-12-01T07:30:00.250Z"); start < ms("2101-03-01T00:00:00.000Z"); start += 86_400_000) {
+    for (const [cadence, months] of [["monthly", 1], ["quarterly", 3], ["yearly", 12]] as const) {
+      for (const k of [1, 2, 13]) {
+        if (cadenceStep(start, cadence, k) !== reference(start, k * months)) wrong.push(`${new Date(start).toISOString()} + ${k} ${cadence}`);
+      }
+    }
+  }
+  expect(wrong.slice(0, 5)).toEqual([]);
 });
