@@ -7,6 +7,7 @@ import Database from "better-sqlite3";
 import { createApp } from "../../server/app.ts";
 import { startServer, type RunningServer } from "../../server/listen.ts";
 import { isPostgresUrl, openKeyStore, openMeter } from "../../server/meter/open.ts";
+import type { KeyStore } from "../../server/meter/key-store.ts";
 import { createPool } from "../../server/meter/postgres/pool.ts";
 import type { Scope, Tier } from "../../server/policy.ts";
 import { Serving } from "../../server/serving.ts";
@@ -99,6 +100,8 @@ export interface MeteredServer {
   enableKey(id: string): Promise<void>;
   revokeKey(id: string): Promise<void>;
   setScopes(id: string, scopes: Scope[]): Promise<void>;
+  /** The key store itself, as `cei keys` uses it (the clock is `clock.now`). */
+  keys: KeyStore;
   call(method: string, path: string, options: RequestOptions): Promise<HttpResult>;
   view: MeterView;
   close(): Promise<void>;
@@ -130,6 +133,7 @@ export async function startMeteredServer(options: { releaseTrendingProjects?: bo
     enableKey: async (id) => void await keys.enable(id, clock.now),
     revokeKey: async (id) => void await keys.revoke(id, clock.now),
     setScopes: async (id, scopes) => void await keys.setScopes(id, scopes, clock.now),
+    keys,
     call: (method, path, requestOptions) => request(running.url, method, path, requestOptions),
     view,
     async close() {
