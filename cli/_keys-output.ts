@@ -1,9 +1,7 @@
 // How `cei keys` prints keys, audit entries and usage on a terminal, as CSV, or as JSON. Anything an
 // operator or a caller wrote (a key's name, an actor) is escaped, so that it cannot rewrite the
 // terminal or reorder what is shown.
-import type { KeySummary } from "../server/meter/key-store.ts";
-import type { AuditEntry } from "../server/meter/lifecycle.ts";
-import type { UsageDimension, UsageRow } from "../server/meter/usage.ts";
+import type { AuditEntry, KeySummary, UsageDimension, UsageRow } from "../server/meter/key-store.ts";
 import { scopes as allScopes } from "../server/policy.ts";
 
 export function printJson(value: unknown): void {

@@ -1,8 +1,8 @@
 // `cei keys ...`: operator commands on the meter, a SQLite file or a postgres:// URL. Problems exit 1
 // with one line on stderr. Every change is audited, by `--actor` or the OS user (decision 37).
 import type { Command } from "commander";
-import { parseCredits, parseScopes, parseTier, KeyManagementError, type KeyStore, type KeySummary } from "../server/meter/key-store.ts";
-import { parseGrace, parseRefillEvery, type Refill } from "../server/meter/lifecycle.ts";
+import { parseCredits, parseScopes, parseTier, KeyManagementError, type KeyStore, type KeySummary, type Refill } from "../server/meter/key-store.ts";
+import { parseGrace, parseRefillEvery } from "../server/meter/lifecycle.ts";
 import { openKeyStore } from "../server/meter/open.ts";
 import { parseUsageBy } from "../server/meter/usage.ts";
 import { scopes as allScopes, tiers } from "../server/policy.ts";

@@ -4,12 +4,42 @@
 import { scopes as allScopes, tiers, type Scope, type Tier } from "../policy.ts";
 import { isScope, isTier } from "./_columns.ts";
 import type { KeyState } from "./interface.ts";
-import type { AuditEntry, Refill } from "./lifecycle.ts";
-import type { UsageQuery, UsageRow } from "./usage.ts";
 
 /** A problem an operator can fix (unknown id, bad value): printed as one line, never a stack trace. */
 export class KeyManagementError extends Error {
   override name = "KeyManagementError";
+}
+
+export const refillSchedules = ["day", "month"] as const;
+export type RefillEvery = (typeof refillSchedules)[number];
+/** Top the balance up to `to` once per UTC day or month (decision 37). */
+export interface Refill { every: RefillEvery; to: number }
+
+/** One admin action as the audit log keeps it. */
+export interface AuditEntry {
+  seq: number;
+  at: string;
+  actor: string;
+  action: string;
+  key_id: string | null;
+  /** The action's own arguments (an amount, a grace period, the other key of a transfer). */
+  detail: Record<string, unknown> | null;
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+}
+
+export const usageDimensions = ["key", "day", "operation"] as const;
+export type UsageDimension = (typeof usageDimensions)[number];
+/** `from` inclusive, `to` exclusive (ms since the epoch); either may be left open. */
+export interface UsageQuery { from?: number; to?: number; by: readonly UsageDimension[] }
+/** One group of the usage report: the dimensions asked for (a key's name beside its id), then its figures. */
+export interface UsageRow {
+  key_id?: string;
+  name?: string | null;
+  day?: string;
+  operation?: string;
+  requests: number;
+  credits: number;
 }
 
 export interface KeySummary {

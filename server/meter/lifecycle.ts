@@ -1,8 +1,9 @@
 // The key lifecycle's rules, the same for both meters (decision 37): grace periods, expiry moments,
 // refill schedules and their periods, who an admin action is by, and what an audit entry records.
 import { userInfo } from "node:os";
+import { scopesFromColumn, tierFromColumn } from "./_columns.ts";
 import type { KeyRecord, KeyState } from "./interface.ts";
-import { KeyManagementError, type KeySummary } from "./key-store.ts";
+import { KeyManagementError, refillSchedules, type AuditEntry, type KeySummary, type RefillEvery } from "./key-store.ts";
 
 const UNIT_MS = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
 /** A retired secret outliving this is a second key, not a rotation. */
@@ -30,6 +31,17 @@ export function effectiveState(stored: KeyState, expiresAt: number | null, now: 
   return stored !== "revoked" && expiresAt !== null && expiresAt <= now ? "expired" : stored;
 }
 
+/** A key found by a secret, as both meters read it: `validUntil` when the secret is one a reroll replaced. */
+export function keyRecordOf(
+  row: { id: string; tier: string; scopes: string; state: KeyState; expires_at: string | null }, secretSha256: string, validUntil: string | null,
+): KeyRecord {
+  return {
+    id: row.id, tier: tierFromColumn(row.tier), scopes: scopesFromColumn(row.scopes), state: row.state, secretSha256,
+    expiresAt: row.expires_at === null ? null : Date.parse(row.expires_at),
+    graceUntil: validUntil === null ? null : Date.parse(validUntil),
+  };
+}
+
 /**
  * The key a looked-up (or cached) record names at `now`: undefined once a rerolled secret's grace
  * is over (401 like any unknown secret), expired once its moment has passed. A record with neither
@@ -42,10 +54,6 @@ export function keyAt(record: KeyRecord, now: () => number): KeyRecord | undefin
   const state = effectiveState(record.state as KeyState, record.expiresAt, at);
   return state === record.state ? record : { ...record, state };
 }
-
-export const refillSchedules = ["day", "month"] as const;
-export type RefillEvery = (typeof refillSchedules)[number];
-export interface Refill { every: RefillEvery; to: number }
 
 export function parseRefillEvery(value: string): RefillEvery {
   if (!(refillSchedules as readonly string[]).includes(value)) {
@@ -92,19 +100,6 @@ export function auditedChange(before: KeySummary | null, after: KeySummary | nul
   }
   const changed = AUDITED.filter((field) => JSON.stringify(before[field]) !== JSON.stringify(after[field]));
   return { before: pick(before, changed), after: pick(after, changed) };
-}
-
-/** One admin action as the audit log keeps it. */
-export interface AuditEntry {
-  seq: number;
-  at: string;
-  actor: string;
-  action: string;
-  key_id: string | null;
-  /** The action's own arguments (an amount, a grace period, the other key of a transfer). */
-  detail: Record<string, unknown> | null;
-  before: Record<string, unknown> | null;
-  after: Record<string, unknown> | null;
 }
 
 /** An audit row as both meters store it: the JSON columns as text. */

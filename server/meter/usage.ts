@@ -1,23 +1,7 @@
 // Usage for billing (decision 37): charged requests and the credits they cost, read from the ledger,
 // grouped by key, UTC day and operation. One query for both meters. Only charges are in the
 // ledger as requests: an error or a free operation (GET /v1/key) costs nothing and leaves no row.
-import { KeyManagementError } from "./key-store.ts";
-
-export const usageDimensions = ["key", "day", "operation"] as const;
-export type UsageDimension = (typeof usageDimensions)[number];
-
-/** `from` inclusive, `to` exclusive (ms since the epoch); either may be left open. */
-export interface UsageQuery { from?: number; to?: number; by: readonly UsageDimension[] }
-
-/** One group: the dimensions asked for (a key's name beside its id), then its figures. */
-export interface UsageRow {
-  key_id?: string;
-  name?: string | null;
-  day?: string;
-  operation?: string;
-  requests: number;
-  credits: number;
-}
+import { KeyManagementError, usageDimensions, type UsageDimension, type UsageQuery, type UsageRow } from "./key-store.ts";
 
 const SELECTED: Record<UsageDimension, { select: string; group: string }> = {
   key: { select: "l.key_id AS key_id, k.name AS name", group: "l.key_id, k.name" },

@@ -9,7 +9,7 @@ import type { KeyStore } from "../../server/meter/key-store.ts";
 import { openKeyStore, openMeter } from "../../server/meter/open.ts";
 import type { OperationId, Scope } from "../../server/policy.ts";
 import { meterBackends, newMeterLocation } from "../_support/meter-backends.ts";
-import { viewMeter, type MeterView } from "../metering/_http.ts";
+import { viewMeter, type MeterView } from "../_support/meter-view.ts";
 import { T0, startReadyChild } from "./_helpers.ts";
 
 const HOUR = 3_600_000;

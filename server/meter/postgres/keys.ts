@@ -5,17 +5,16 @@ import type pg from "pg";
 import { scopes as allScopes, type Scope, type Tier } from "../../policy.ts";
 import { scopesToColumn } from "../_columns.ts";
 import { displayPrefix, hashSecret, newKeyId, newSecret } from "../secret.ts";
-import { KeyManagementError, type CreatedKey, type KeyStore, type KeySummary, type NewKey } from "../key-store.ts";
+import {
+  KeyManagementError, type AuditEntry, type CreatedKey, type KeyStore, type KeySummary, type NewKey, type Refill, type UsageQuery, type UsageRow,
+} from "../key-store.ts";
 import {
   ADD_CREDITS, FORGET_RETIRED, INSERT_KEY, INSERT_LEDGER, KEY_SECRET, REFILLED_KEYS, RETIRE_SECRET, SELECT_KEYS, SET_EXPIRY, SET_REFILL,
   SET_REFILLED_FOR, SET_SECRET, TAKE_CREDITS, checkedAmount, checkedExpiry, checkedName, overdrawnError, revokedError, toSummary,
   unknownKeyError, type KeyRow,
 } from "../_key-rows.ts";
-import {
-  INSERT_AUDIT, SELECT_AUDIT, auditValues, defaultActor, formatGrace, refillPeriod, toAuditEntry,
-  type AuditEntry, type AuditRow, type Refill,
-} from "../lifecycle.ts";
-import { sortedUsage, usageStatement, type UsageQuery, type UsageRow } from "../usage.ts";
+import { INSERT_AUDIT, SELECT_AUDIT, auditValues, defaultActor, formatGrace, refillPeriod, toAuditEntry, type AuditRow } from "../lifecycle.ts";
+import { sortedUsage, usageStatement } from "../usage.ts";
 import type { KeyState } from "../interface.ts";
 import { applyPostgresMigrations } from "./_migrations.ts";
 import { createPool, inTransaction } from "./pool.ts";

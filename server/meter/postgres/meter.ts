@@ -13,10 +13,10 @@
 // bound (METER_WAIT_LIMIT_MS), so it never holds up the other keys of its batch.
 import type pg from "pg";
 import { RATE_WINDOW_MS, operationPolicy, type Scope } from "../../policy.ts";
-import { scopesFromColumn, tierFromColumn } from "../_columns.ts";
+import { tierFromColumn } from "../_columns.ts";
 import { hashSecret } from "../secret.ts";
 import { admissionOf, peekWindow, windowStartOf, type StoredWindow } from "../_windows.ts";
-import { keyAt } from "../lifecycle.ts";
+import { keyAt, keyRecordOf } from "../lifecycle.ts";
 import {
   METER_WAIT_LIMIT_MS, MeterBusyError,
   type Admission, type Charge, type ChargeRequest, type Decision, type KeyRecord, type KeyState, type Meter, type MeterStatus, type MeterWarn, type Settlement, type SettleRequest,
@@ -169,12 +169,7 @@ export class PostgresMeter implements Meter {
     const byHash = new Map(rows.map((row) => [row.secret_sha256, row]));
     return hashes.map((hash) => {
       const row = byHash.get(hash);
-      if (row === undefined) return undefined;
-      return {
-        id: row.id, tier: tierFromColumn(row.tier), scopes: scopesFromColumn(row.scopes), state: row.state, secretSha256: hash,
-        expiresAt: row.expires_at === null ? null : Date.parse(row.expires_at),
-        graceUntil: row.valid_until === null ? null : Date.parse(row.valid_until),
-      };
+      return row === undefined ? undefined : keyRecordOf(row, hash, row.valid_until);
     });
   }
 

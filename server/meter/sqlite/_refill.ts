@@ -4,7 +4,8 @@
 // read the key, one of them refills it and the others find the period done: exactly once.
 import type { Statement } from "better-sqlite3";
 import type { MeterDatabase } from "./database.ts";
-import { refillPeriod, type RefillEvery } from "../lifecycle.ts";
+import type { RefillEvery } from "../key-store.ts";
+import { refillPeriod } from "../lifecycle.ts";
 
 export class SqliteRefills {
   readonly #balance: Statement<[string], { credits: number; refilled_for: string | null }>;

@@ -12,12 +12,11 @@ import {
 } from "../_key-rows.ts";
 import { displayPrefix, hashSecret, newKeyId, newSecret } from "../secret.ts";
 import type { KeyState } from "../interface.ts";
-import { KeyManagementError, type CreatedKey, type KeyStore, type KeySummary, type NewKey } from "../key-store.ts";
 import {
-  INSERT_AUDIT, SELECT_AUDIT, auditValues, defaultActor, formatGrace, parseRefillEvery, refillPeriod, toAuditEntry,
-  type AuditEntry, type AuditRow, type Refill,
-} from "../lifecycle.ts";
-import { sortedUsage, usageStatement, type UsageQuery, type UsageRow } from "../usage.ts";
+  KeyManagementError, type AuditEntry, type CreatedKey, type KeyStore, type KeySummary, type NewKey, type Refill, type UsageQuery, type UsageRow,
+} from "../key-store.ts";
+import { INSERT_AUDIT, SELECT_AUDIT, auditValues, defaultActor, formatGrace, parseRefillEvery, refillPeriod, toAuditEntry, type AuditRow } from "../lifecycle.ts";
+import { sortedUsage, usageStatement } from "../usage.ts";
 
 export function createKey(db: MeterDatabase, options: NewKey, now: number, actor = defaultActor()): CreatedKey {
   const name = checkedName(options.name);
@@ -217,7 +216,7 @@ function _addCredits(db: MeterDatabase, id: string, amount: number, kind: "top_u
 }
 
 function _takeCredits(db: MeterDatabase, id: string, amount: number, kind: "debit" | "transfer", now: number, credits: number): void {
-  if (db.prepare(TAKE_CREDITS).get(amount, id, amount) === undefined) throw overdrawnError(kind === "debit" ? "debit" : "transfer", amount, id, credits);
+  if (db.prepare(TAKE_CREDITS).get(amount, id, amount) === undefined) throw overdrawnError(kind, amount, id, credits);
   db.prepare(INSERT_LEDGER).run(id, kind, -amount, new Date(now).toISOString());
 }
 

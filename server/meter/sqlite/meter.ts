@@ -12,7 +12,7 @@ import { SqliteRefills } from "./_refill.ts";
 import { hashSecret } from "../secret.ts";
 import { WriteQueue } from "./_queue.ts";
 import { admissionOf, peekWindow, windowStartOf } from "../_windows.ts";
-import { effectiveState, keyAt, parseRefillEvery } from "../lifecycle.ts";
+import { effectiveState, keyAt, keyRecordOf, parseRefillEvery } from "../lifecycle.ts";
 import type {
   Admission, Charge, ChargeRequest, Decision, KeyRecord, KeyState, Meter, MeterOptions, MeterStatus, SettleRequest, Settlement,
 } from "../interface.ts";
@@ -90,12 +90,7 @@ export class SqliteMeter implements Meter {
   #lookUp(secret: string): KeyRecord | undefined {
     const hash = hashSecret(secret);
     const row: KeyLookupRow | undefined = this.#sql.keyBySecretHash.get(hash) ?? this.#sql.keyByRetiredSecret.get(hash);
-    if (row === undefined) return undefined;
-    return {
-      id: row.id, tier: tierFromColumn(row.tier), scopes: scopesFromColumn(row.scopes), state: row.state, secretSha256: hash,
-      expiresAt: row.expires_at === null ? null : Date.parse(row.expires_at),
-      graceUntil: row.valid_until === undefined ? null : Date.parse(row.valid_until),
-    };
+    return row === undefined ? undefined : keyRecordOf(row, hash, row.valid_until ?? null);
   }
 
   /** Balance and current window without counting anything (for answers given before the rate step). */
