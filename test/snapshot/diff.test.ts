@@ -88,6 +88,9 @@ test("--format markdown: header, summary table, significant changes, the rest fo
   expect(changeRows(capped.stdout)).toBe(4);
   const more = [...capped.stdout.matchAll(/… (?:\| )?(\d+) more/g)].reduce((n, m) => n + Number(m[1]), 0);
   expect(changeRows(markdown.stdout)).toBe(4 + more);
+  // docs/diff.md shows this very document, quoted.
+  const quoted = mask(markdown.stdout).trimEnd().split("\n").map((line) => (line === "" ? ">" : `> ${line}`)).join("\n");
+  expect(mask(readFileSync(join(REPO, "docs/diff.md"), "utf8"))).toContain(quoted);
 });
 
 test("the same snapshot twice: no differences, exit 0", async () => {
