@@ -135,25 +135,27 @@ function* _reslugs({ families }: Changes): Generator<Warning> {
 }
 
 /**
- * Changed records that had search keys and have none: each searchable value is looked up as a key
- * of that record in each file (the covering index on (entity_type, key, entity_id)), so the cost
- * grows with the changed records, not the index.
+ * Changed records that had search keys and have none. One statement per family and file looks the
+ * records' searchable values up as their keys (lower-cased as the compiler lower-cases them, SQLite's
+ * lower() for ASCII), through the covering index on (entity_type, key, entity_id); the old file is
+ * asked only about the records the new one has no key for. The cost grows with the changed
+ * records, not with the index.
  */
 function* _unsearchable(db: Database.Database, { families }: Changes): Generator<Warning> {
   if (!tableInBoth(db, "search_keys")) return;
+  db.function("cei_lower", { deterministic: true }, (value: unknown) => (typeof value === "string" ? value.toLowerCase() : null));
   for (const spec of familySpecs) {
     const type = (Object.keys(searchKeyColumns) as SearchKeyFamily[]).find((t) => searchKeyColumns[t][0] === spec.table);
-    const records = (families[spec.name]?.changed ?? []).filter((r) => Object.keys(r.fields).length > 0);
-    if (type === undefined || records.length === 0) continue;
-    const columns = searchKeyColumns[type][1];
-    const searchable = (schema: string) => {
-      const row = db.prepare(`SELECT ${columns.map((c) => `"${c}"`).join(", ")} FROM ${schema}."${spec.table}" WHERE id = ?`).raw();
-      const key = db.prepare(`SELECT 1 FROM ${schema}.search_keys WHERE entity_type = ? AND key = ? AND entity_id = ?`).pluck();
-      return (id: string) => ((row.get(id) ?? []) as unknown[]).some((value) => typeof value === "string" && key.get(type, value.toLowerCase(), id) !== undefined);
-    };
-    const [had, has] = [searchable(OLD), searchable(NEW)];
-    for (const record of records) {
-      if (had(record.id) && !has(record.id)) yield _warning("unsearchable", spec.name, record.id, record.fields, "it had search keys and has none: search no longer finds it");
+    const records = new Map((families[spec.name]?.changed ?? []).filter((r) => Object.keys(r.fields).length > 0).map((r) => [r.id, r]));
+    if (type === undefined || records.size === 0) continue;
+    const keys = searchKeyColumns[type][1].map((c) => `CASE WHEN octet_length(r."${c}") = length(r."${c}") THEN lower(r."${c}") ELSE cei_lower(r."${c}") END`);
+    const keyed = (schema: string, wanted: boolean, ids: string[]) => db.prepare(`
+      SELECT r.id FROM json_each(?) j JOIN ${schema}."${spec.table}" r ON r.id = j.value
+      WHERE ${wanted ? "" : "NOT"} EXISTS (SELECT 1 FROM ${schema}.search_keys k WHERE k.entity_type = ? AND k.key IN (${keys.join(", ")}) AND k.entity_id = r.id)
+      ORDER BY r.id`).pluck().all(JSON.stringify(ids), type) as string[];
+    const keyless = keyed(NEW, false, [...records.keys()]);
+    for (const id of keyed(OLD, true, keyless)) {
+      yield _warning("unsearchable", spec.name, id, records.get(id)!.fields, "it had search keys and has none: search no longer finds it");
     }
   }
 }
