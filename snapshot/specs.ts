@@ -110,6 +110,11 @@ export interface RankingSpec extends ColumnSpec {
   /** Where the `as_of` comes from: a row of `snapshots`, or the group's row of `trending_days`. */
   asOf: { snapshot: string } | "trending_days" | null;
   /**
+   * Whether the compile's shrink guard counts its entries (compiler/shrink.ts): not for the top
+   * movers, since which tokens rise or fall changes with every market, not with curation.
+   */
+  shrinkGuard: boolean;
+  /**
    * Entries that follow the market or live signals, which change at every compile: folded in the
    * Markdown unless a warning names them, and not watched for a reshuffle. Otherwise entries
    * entering, leaving or displaced are shown, and a reshuffle warns.
@@ -121,21 +126,25 @@ export interface RankingSpec extends ColumnSpec {
   summary?: ColumnSpec & { table: string };
 }
 
+/** The market's one summary row, compared field by field under the `market` snapshot. */
+export const MARKET_SUMMARY_TABLE = "market_snapshot";
+
 export const rankingSpecs: readonly RankingSpec[] = [
-  { name: "trending_projects", table: "trending_projects", group: [], entry: ["project_id"], asOf: { snapshot: "trending_projects" }, quiet: true },
-  { name: "trending_entities", table: "trending_entities", group: ["day"], entry: ["entity_type", "entity_id"], asOf: "trending_days", quiet: true },
-  { name: "fund_rankings", table: "fund_rankings", group: [], entry: ["fund_id"], asOf: { snapshot: "fund_rankings" } },
-  { name: "stock_rankings", table: "stock_rankings", group: [], entry: ["stock_id"], asOf: { snapshot: "stock_rankings" } },
+  { name: "trending_projects", table: "trending_projects", group: [], entry: ["project_id"], asOf: { snapshot: "trending_projects" }, shrinkGuard: true, quiet: true },
+  { name: "trending_entities", table: "trending_entities", group: ["day"], entry: ["entity_type", "entity_id"], asOf: "trending_days", shrinkGuard: true, quiet: true },
+  { name: "fund_rankings", table: "fund_rankings", group: [], entry: ["fund_id"], asOf: { snapshot: "fund_rankings" }, shrinkGuard: true },
+  { name: "stock_rankings", table: "stock_rankings", group: [], entry: ["stock_id"], asOf: { snapshot: "stock_rankings" }, shrinkGuard: true },
   {
     name: "market",
     table: "market_assets",
     group: [],
     entry: ["token_id"],
     asOf: { snapshot: "market" },
+    shrinkGuard: true,
     quiet: true,
     rankJump: true,
     amounts: ["price_usd"],
-    summary: { table: "market_snapshot", types: { as_of: "datetime" }, amounts: ["btc_price_usd", "eth_price_usd"] },
+    summary: { table: MARKET_SUMMARY_TABLE, types: { as_of: "datetime" }, amounts: ["btc_price_usd", "eth_price_usd"] },
   },
-  { name: "top_movers", table: "market_movers", group: ["period", "direction"], entry: ["token_id"], asOf: null, quiet: true },
+  { name: "top_movers", table: "market_movers", group: ["period", "direction"], entry: ["token_id"], asOf: null, shrinkGuard: false, quiet: true },
 ];
