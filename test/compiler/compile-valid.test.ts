@@ -143,7 +143,7 @@ describe("compileSnapshot on fixtures/valid", () => {
     // Current roles only (Bob's ended), of visible people (not Carol).
     expect(rows(db, "SELECT * FROM fund_partners ORDER BY fund_id, position")).toEqual([
       { fund_id: "fund_atlas", position: 1, person_id: "person_alice" },
-      { fund_id: "fund_borealis", position: 1, person_id: "person_erin" },
+      { fund_id: "fund_borealis", position: 1, person_id: "person_bob" },
     ]);
     expect(rows(db, "SELECT * FROM stocks WHERE id IN ('stk_future', 'stk_orbit') ORDER BY id")).toEqual([
       { id: "stk_future", slug: "future-custody", name: "Future Custody", ticker: "FTCY", exchange: "NYSE", region: "us",
