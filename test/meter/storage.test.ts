@@ -5,7 +5,6 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openMeterDatabase } from "../../server/meter/sqlite/database.ts";
 import { LATEST_SCHEMA_VERSION, migrations } from "../../server/meter/sqlite/migrations.ts";
 import { SqliteMeter } from "../../server/meter/sqlite/meter.ts";
-import { scopesToColumn } from "../../server/meter/_columns.ts";
 import { scopes } from "../../server/policy.ts";
 import { openKeyStore } from "../../server/meter/open.ts";
 import { T0, issueKey, tempDir, type TempDir } from "./_helpers.ts";
@@ -98,7 +97,8 @@ describe("migrations", () => {
     old.close();
     const db = openMeterDatabase(file, { now: () => T0 });
     expect(db.prepare("SELECT id, scopes FROM keys ORDER BY id").all()).toEqual([
-      { id: "key_all", scopes: scopesToColumn(scopes) },
+      // Stored comma-separated in the policy's order.
+      { id: "key_all", scopes: scopes.join(",") },
       { id: "key_some", scopes: "search,news" },
     ]);
     db.close();
