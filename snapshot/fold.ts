@@ -31,7 +31,7 @@ export function fold(text: string): string {
   // a mark again (none in Unicode 16 does; the second pass costs nothing when there is none).
   if (/\p{Mn}/u.test(folded)) folded = folded.normalize("NFKD").replace(ACCENTED, "$1");
   for (const [pattern, ascii] of TYPOGRAPHIC) folded = folded.replace(pattern, ascii);
-  return folded.replace(CONTROLS, "").replace(WORD_BREAKS, " ").trim();
+  return folded.replace(WORD_BREAKS, " ").replace(CONTROLS, "").trim();
 }
 
 /** The words of folded text: what a multi-word query matches, each word as a word prefix. */
