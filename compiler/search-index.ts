@@ -57,9 +57,8 @@ function exactSelects(family: SearchKeyFamily): string[] {
   // Joined to search_order: only searchable rows (the layout's `where`) have an ord.
   const own = columns.map((column) => `SELECT o.ord, o.entity_id, cei_fold(t.${column}) AS key FROM main.${table} t
       JOIN search_order o ON o.entity_type = '${family}' AND o.entity_id = t.id`);
-  const further = exactFrom.map(({ sql, raw }) => `WITH k (entity_id, key) AS (${sql})
-      SELECT o.ord, o.entity_id, ${raw === true ? "char(1) || k.key" : "cei_fold(k.key)"} AS key
-      FROM k JOIN search_order o ON o.entity_type = '${family}' AND o.entity_id = k.entity_id`);
+  const further = exactFrom.map(({ sql, raw }) => `SELECT o.ord, o.entity_id, ${raw === true ? "char(1) || k.key" : "cei_fold(k.key)"} AS key
+      FROM (${sql}) AS k JOIN search_order o ON o.entity_type = '${family}' AND o.entity_id = k.entity_id`);
   return [...own, ...further].map((select) => `SELECT '${family}' AS entity_type, key, ord, entity_id FROM (${select}) WHERE key <> ''`);
 }
 

@@ -15,6 +15,7 @@ const TYPOGRAPHIC: ReadonlyArray<[RegExp, string]> = [
 const WORD_BREAKS = /[.\-_\s]+/g;
 /** Controls never compare (curated text cannot hold them; a query may). */
 const CONTROLS = /\p{Cc}/gu;
+const PRINTABLE_ASCII = /^[\x20-\x7E]*$/;
 /** Text that folding leaves as it is (ASCII lower case, digits, single spaces, no break characters). */
 const ALREADY_FOLDED = /^[a-z0-9!-,/:-@[-^{-~]+(?: [a-z0-9!-,/:-@[-^{-~]+)*$/;
 
@@ -26,6 +27,8 @@ const ALREADY_FOLDED = /^[a-z0-9!-,/:-@[-^{-~]+(?: [a-z0-9!-,/:-@[-^{-~]+)*$/;
  */
 export function fold(text: string): string {
   if (ALREADY_FOLDED.test(text)) return text;
+  // Printable ASCII has no compatibility forms, marks or typographic quotes but the backtick.
+  if (PRINTABLE_ASCII.test(text)) return text.toLowerCase().replaceAll("`", "'").replace(WORD_BREAKS, " ").trim();
   let folded = text.normalize("NFKD").replace(ACCENTED, "$1").toLowerCase();
   // Lower-casing can compose nothing new, but a decomposed capital may lower-case to a letter with
   // a mark again (none in Unicode 16 does; the second pass costs nothing when there is none).

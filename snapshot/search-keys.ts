@@ -9,7 +9,7 @@ export const SEARCH_KEY_FAMILIES = ["event", "fund", "news", "person", "project"
 export type SearchKeyFamily = (typeof SEARCH_KEY_FAMILIES)[number];
 
 /**
- * An exact-only key: a SELECT of (entity id, key) pairs. A key is folded (fold.ts) unless `raw`,
+ * An exact-only key: a SELECT of `entity_id` and `key` columns, one row per key. A key is folded (fold.ts) unless `raw`,
  * when only the query as sent (trimmed) equals it, byte for byte. The compiler evaluates it with
  * the kept (k_*) tables attached, so that a key may come from data the snapshot does not serve.
  */
@@ -37,7 +37,7 @@ export const searchLayout: Record<SearchKeyFamily, SearchFamilyLayout> = {
   project: {
     table: "projects", name: "name", slug: "slug", exact: ["id"],
     // A project is found by its own token's symbol (decision 29).
-    exactFrom: [{ sql: "SELECT t.project_id, t.symbol FROM k_tokens t JOIN projects p ON p.id = t.project_id" }],
+    exactFrom: [{ sql: "SELECT project_id AS entity_id, symbol AS key FROM k_tokens WHERE project_id IS NOT NULL" }],
   },
   token: { table: "tokens", name: "name", slug: "slug", exact: ["id", "symbol"] },
   fund: { table: "funds", name: "name", slug: "slug", exact: ["id"] },
