@@ -2,7 +2,7 @@
 // each family's search declaration (prominence signals). Every searchable entity gets its place in
 // one global order, ord: prominence (higher first, none last), then the shorter name, then id,
 // then family. Then, all in ord order: search_entities (the folded name and slug), search_exact
-// (every exact key), one FTS5 trigram index per named family (rowid = ord) and each family's
+// (every exact key, by key then ord), one FTS5 trigram index per named family (rowid = ord) and each family's
 // trigram counts. Text is folded in JS (snapshot/fold.ts, as the server folds a query).
 import type Database from "better-sqlite3";
 import { fold } from "../snapshot/fold.ts";
@@ -85,10 +85,10 @@ CREATE UNIQUE INDEX temp.search_order_by_entity ON search_order (entity_type, en
 INSERT INTO search_entities (ord, entity_type, entity_id, name, slug, prominence)
   SELECT ord, entity_type, entity_id, name, CASE WHEN slug = name OR slug = '' THEN NULL ELSE slug END, prominence
   FROM search_order ORDER BY ord;
-INSERT INTO search_exact (entity_type, key, ord, entity_id)
-  SELECT DISTINCT entity_type, key, ord, entity_id FROM (
+INSERT INTO search_exact (key, ord, entity_type, entity_id)
+  SELECT DISTINCT key, ord, entity_type, entity_id FROM (
     ${SEARCH_KEY_FAMILIES.flatMap(exactSelects).join("\n    UNION ALL ")})
-  ORDER BY entity_type, key, ord;
+  ORDER BY key, ord;
 ${NAMED_SEARCH_FAMILIES.map((type) => `
 INSERT INTO search_fts_${type} (search_fts_${type}, rank) VALUES ('hashsize', ${FTS_BUILD_HASH_BYTES});
 INSERT INTO search_fts_${type} (rowid, words) SELECT ord, ${ftsText} FROM search_entities WHERE entity_type = '${type}' ORDER BY ord;

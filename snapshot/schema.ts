@@ -287,14 +287,14 @@ CREATE TABLE search_entities (
   prominence INTEGER               -- the compiled prominence (1-1000), NULL when no signal
 );
 -- Exact keys (class 1): the folded name, slug, id, symbol, ticker and every other exact-only key
--- of the layout (a raw key is stored with a leading U+0001 and compared byte for byte). Each
--- family's keys are one range per key, in ord order.
+-- of the layout (a raw key is stored with a leading U+0001 and compared byte for byte). A key's
+-- matches in every family are one range, in ord order; a search keeps the families it names.
 CREATE TABLE search_exact (
-  entity_type TEXT NOT NULL,
   key TEXT NOT NULL,
   ord INTEGER NOT NULL,
+  entity_type TEXT NOT NULL,
   entity_id TEXT NOT NULL,
-  PRIMARY KEY (entity_type, key, ord)
+  PRIMARY KEY (key, ord)
 ) WITHOUT ROWID;
 -- One contentless FTS5 trigram index per family, rowid = ord, over ' ' || name || char(10) || ' '
 -- || slug: a space before every word, so that a word's first two characters with the space before
