@@ -11,6 +11,7 @@ import { SNAPSHOT_FORMAT_VERSION } from "../snapshot/schema.ts";
 import { runCompileChild } from "./_children.ts";
 import { BENCH_X_SECRET, OUT_DIR, REPO_DIR } from "./_config.ts";
 import type { Sample } from "./_samples.ts";
+import { mulberry32 } from "./search.ts";
 
 export const REAL_FIXTURE = join(REPO_DIR, "fixtures/real-search");
 /** The compile date of the real sets (their records carry no observation to derive one from). */
@@ -80,17 +81,6 @@ export function realisticQueries(coins: readonly RealCoin[], count: number, seed
     while (!valid(text)) text = pick(coins).name;
     return text;
   });
-}
-
-export function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function _realShaped(count: number): RealCoin[] {
