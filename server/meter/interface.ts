@@ -35,7 +35,11 @@ export interface Admission extends MeterStatus {
   /** Only for rate_limited: whole seconds to reset_at, rounded up, from 1 to the window length. */
   retry_after_s?: number;
 }
-export interface ChargeRequest { key: KeyRecord; operation: OperationId; cost: number; requestId: string }
+export interface ChargeRequest {
+  key: KeyRecord; operation: OperationId; cost: number; requestId: string;
+  /** See SettleRequest.abandoned. */
+  abandoned?: () => boolean;
+}
 export interface Charge { result: "charged" | "forbidden" | "insufficient_credits"; credits_remaining: number }
 
 /** What the work of an admitted request decided: its answer, and the credits it costs (0: nothing is charged). */
@@ -53,6 +57,11 @@ export interface SettleRequest<T> {
    * right after counting the request, and may run it again if that transaction is retried.
    */
   work(admission: Admission): Decision<T>;
+  /**
+   * Whether the client has gone (its connection closed), asked at the last moment before the charge
+   * commits: true, and nothing is charged (decision 39). Undefined: a client that cannot go away.
+   */
+  abandoned?: () => boolean;
 }
 
 export type Settlement<T> =
@@ -61,7 +70,9 @@ export type Settlement<T> =
   /** The work threw: nothing was charged. */
   | { outcome: "failed"; admission: Admission; error: unknown }
   /** The work's answer, and its charge as committed (undefined when it cost nothing). */
-  | { outcome: "answered"; admission: Admission; value: T; charge: Charge | undefined };
+  | { outcome: "answered"; admission: Admission; value: T; charge: Charge | undefined }
+  /** The work cost something, but the client had gone before the charge: nothing was charged (decision 39). */
+  | { outcome: "abandoned"; admission: Admission };
 
 export interface MeterOptions {
   now?: () => number;

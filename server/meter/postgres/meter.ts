@@ -37,6 +37,9 @@ interface StatusRow { balance: number | null; win_start: number | null; win_coun
 /** A key whose rows another transaction holds: asked again after a pause. */
 const BUSY = "busy";
 type Busy = typeof BUSY;
+/** A charge not sent: the request's client had gone (decision 39). */
+const ABANDONED = "abandoned";
+type Abandoned = typeof ABANDONED;
 /** Pauses between tries of a busy key, growing to the last. */
 const BUSY_PAUSES_MS = [1, 2, 5, 10, 20, 50];
 
@@ -67,7 +70,7 @@ export class PostgresMeter implements Meter {
   readonly #now: () => number;
   readonly #lookups: TurnBatches<string, KeyRecord | undefined>;
   readonly #admits: TurnBatches<AdmitRequest, Admission | Busy>;
-  readonly #charges: TurnBatches<ChargeRequest, Charge | Busy>;
+  readonly #charges: TurnBatches<ChargeRequest, Charge | Busy | Abandoned>;
   readonly #statuses: TurnBatches<string, StatusRow | undefined>;
   /** Active keys by the secret as sent (no sha256 for a known secret); see findKey. */
   readonly #keyCache = new Map<string, KeyRecord>();
@@ -125,7 +128,7 @@ export class PostgresMeter implements Meter {
    * requests of its turn): the operation never runs inside a PostgreSQL transaction, and the charge
    * checks the key and the balance again, as they stand then.
    */
-  async settle<T>({ key, operation, requestId, work }: SettleRequest<T>): Promise<Settlement<T>> {
+  async settle<T>({ key, operation, requestId, work, abandoned }: SettleRequest<T>): Promise<Settlement<T>> {
     const deadline = performance.now() + METER_WAIT_LIMIT_MS;
     const scope = operation === null ? null : operationPolicy[operation].scope;
     const admission = await _untilFree(deadline, () => this.#admits.submit({ key, scope }));
@@ -138,7 +141,8 @@ export class PostgresMeter implements Meter {
     }
     const { value, cost } = decision;
     // Only the work of a matched route charges (an unmatched request's work is free).
-    const charge = cost === 0 ? undefined : await _untilFree(deadline, () => this.#charges.submit({ key, operation: operation!, cost, requestId }));
+    const charge = cost === 0 ? undefined : await _untilFree(deadline, () => this.#charges.submit({ key, operation: operation!, cost, requestId, abandoned }));
+    if (charge === ABANDONED) return { outcome: "abandoned", admission };
     return { outcome: "answered", admission, value, charge };
   }
 
@@ -188,14 +192,25 @@ export class PostgresMeter implements Meter {
     return admissions;
   }
 
-  async #charge(requests: ChargeRequest[]): Promise<Array<Charge | Busy>> {
-    const order = _byKeyId(requests.map((request) => request.key.id));
+  /**
+   * The charges of a batch, each request's client asked first whether it is still there (decision
+   * 39): one that has gone is not sent. This is the last moment before the commit that a reader
+   * can ask; a client that goes while the statement is out is charged (docs/operations.md).
+   */
+  async #charge(requests: ChargeRequest[]): Promise<Array<Charge | Busy | Abandoned>> {
+    const charges: Array<Charge | Busy | Abandoned> = [];
+    const live: number[] = [];
+    requests.forEach((request, index) => {
+      if (request.abandoned?.() === true) charges[index] = ABANDONED;
+      else live.push(index);
+    });
+    if (live.length === 0) return charges;
+    const order = _byKeyId(live.map((index) => requests[index]!.key.id)).map((position) => live[position]!);
     const sorted = order.map((i) => requests[i]!);
     const { rows } = await this.#pool.query<ChargeRow>({
       ...CHARGE,
       values: [sorted.map((r) => r.key.id), sorted.map((r) => r.cost), sorted.map((r) => r.operation), sorted.map((r) => r.requestId), new Date(this.#now()).toISOString()],
     });
-    const charges: Array<Charge | Busy> = [];
     order.forEach((index, position) => {
       const row = rows[position]!;
       charges[index] = row.outcome === BUSY ? BUSY : { result: row.outcome, credits_remaining: row.balance ?? 0 };

@@ -137,6 +137,9 @@ export class SqliteMeter implements Meter {
       const { value, cost } = decision;
       if (cost === 0) return { outcome: "answered", admission, value, charge: undefined };
       if (cost > credits) return { outcome: "answered", admission, value, charge: { result: "insufficient_credits", credits_remaining: credits } };
+      // Decision 39: asked inside the transaction that would commit the charge, so a client gone
+      // by now is neither charged nor answered.
+      if (request.abandoned?.() === true) return { outcome: "abandoned", admission };
       credits -= cost;
       charged.push({ request, cost });
       return { outcome: "answered", admission, value, charge: { result: "charged", credits_remaining: credits } };
