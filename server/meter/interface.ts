@@ -13,11 +13,16 @@ export class MeterBusyError extends Error {
   }
 }
 
-/** Told of every committed transaction and every failed job (the service's metrics). */
+/**
+ * Told of every committed transaction and every failed job (the service's metrics). `busy`: the
+ * meter stayed locked for METER_WAIT_LIMIT_MS; `unreachable`: no connection to it (PostgreSQL);
+ * `failed`: anything else.
+ */
 export interface MeterObserver {
   batch(jobs: number, seconds: number): void;
-  failed(kind: "busy" | "failed"): void;
+  failed(kind: MeterFailure): void;
 }
+export type MeterFailure = "busy" | "unreachable" | "failed";
 
 export type KeyState = "active" | "disabled" | "revoked";
 export interface KeyRecord { id: string; tier: Tier; scopes: ReadonlySet<Scope>; state: KeyState }
@@ -110,6 +115,12 @@ export interface Meter {
    * MeterBusyError (nothing counted) when the meter stayed locked for METER_WAIT_LIMIT_MS.
    */
   settle<T>(request: SettleRequest<T>): Promise<Settlement<T>>;
+  /**
+   * Whether requests can be settled now (readiness, decision 40): false while the meter cannot be
+   * reached or stays locked. Answered from what the meter's own traffic last showed, with at most
+   * one probe a second when that is too old, so that a health check every second adds nothing.
+   */
+  reachable(): Promise<boolean>;
   /** Settles what is pending, then releases the file or the connections. */
   close(): void | Promise<void>;
 }

@@ -70,10 +70,10 @@ export function startChildServer(
   });
 }
 
-/** `cei serve --port 0`: the port is learnt from the line it prints. */
-export function startCeiServe(snapshot: string, meter: string): Promise<ChildServer> {
+/** `cei serve --port 0`: the port is learnt from the line it prints. `options` are more of serve's options. */
+export function startCeiServe(snapshot: string, meter: string, options: string[] = []): Promise<ChildServer> {
   return startChildServer(
-    [CEI_BIN, "serve", "--snapshot", snapshot, "--meter", meter, "--port", "0", "--host", "127.0.0.1"],
+    [CEI_BIN, "serve", "--snapshot", snapshot, "--meter", meter, "--port", "0", "--host", "127.0.0.1", ...options],
     (lines) => /^cei serving .* on (http:\/\/127\.0\.0\.1:\d+)$/.exec(lines.at(-1)!)?.[1],
   );
 }
@@ -107,4 +107,19 @@ export function keepAliveClient(baseUrl: string, maxSockets: number): { get(path
       }),
     close: () => agent.destroy(),
   };
+}
+
+/** The metrics URL a `cei serve --metrics-port` child logged when it started listening. */
+export function metricsUrlOf(server: ChildServer): string {
+  const line = server.stderr().split("\n").find((text) => text.includes('"event":"listening"'));
+  const url = line === undefined ? undefined : (JSON.parse(line) as { metrics_url?: string }).metrics_url;
+  if (url === undefined) throw new Error(`no metrics URL in the log: ${server.stderr()}`);
+  return url;
+}
+
+/** One sample's value from a Prometheus text page (0 when absent): `name` with its labels as written. */
+export async function scrapeSample(metricsUrl: string, sample: string): Promise<number> {
+  const text = await (await fetch(metricsUrl)).text();
+  const line = text.split("\n").find((entry) => entry.startsWith(sample + " "));
+  return line === undefined ? 0 : Number(line.slice(sample.length + 1));
 }

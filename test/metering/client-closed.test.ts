@@ -64,6 +64,7 @@ describe.each(meterBackends)("a client that hangs up before its charge commits (
           settling.push(request as SettleRequest<unknown>);
           return meter.settle(request);
         },
+        reachable: () => meter.reachable(),
         close: () => meter.close(),
       }),
     });

@@ -18,8 +18,10 @@ import { hashSecret } from "../secret.ts";
 import { admissionOf, peekWindow, windowStartOf, type StoredWindow } from "../_windows.ts";
 import {
   METER_WAIT_LIMIT_MS, MeterBusyError,
-  type Admission, type Charge, type ChargeRequest, type Decision, type KeyRecord, type KeyState, type Meter, type MeterStatus, type MeterWarn, type Settlement, type SettleRequest,
+  type Admission, type Charge, type ChargeRequest, type Decision, type KeyRecord, type KeyState, type Meter, type MeterObserver, type MeterStatus, type MeterWarn,
+  type Settlement, type SettleRequest,
 } from "../interface.ts";
+import { isUnreachable, Reachability } from "../_reachability.ts";
 import { TurnBatches } from "./_batches.ts";
 import { applyPostgresMigrations } from "./_migrations.ts";
 import { createPool } from "./pool.ts";
@@ -43,6 +45,8 @@ type Abandoned = typeof ABANDONED;
 /** Pauses between tries of a busy key, growing to the last. */
 const BUSY_PAUSES_MS = [1, 2, 5, 10, 20, 50];
 
+/** Readiness's probe, when no statement has said for a second whether the database answers. */
+const PROBE = { name: "cei_probe", text: "SELECT 1" };
 const LOOKUP = {
   name: "cei_lookup",
   text: "SELECT secret_sha256, id, tier, scopes, state FROM keys WHERE secret_sha256 = ANY($1::text[])",
@@ -72,11 +76,13 @@ export class PostgresMeter implements Meter {
   readonly #admits: TurnBatches<AdmitRequest, Admission | Busy>;
   readonly #charges: TurnBatches<ChargeRequest, Charge | Busy | Abandoned>;
   readonly #statuses: TurnBatches<string, StatusRow | undefined>;
+  readonly #observer: MeterObserver | undefined;
+  readonly #reachability: Reachability;
   /** Active keys by the secret as sent (no sha256 for a known secret); see findKey. */
   readonly #keyCache = new Map<string, KeyRecord>();
 
   /** Connects and applies any migration not yet applied (safe when several readers start at once). */
-  static async open(url: string, options: { now?: () => number; warn?: MeterWarn | undefined } = {}): Promise<PostgresMeter> {
+  static async open(url: string, options: { now?: () => number; warn?: MeterWarn | undefined; observer?: MeterObserver | undefined } = {}): Promise<PostgresMeter> {
     const now = options.now ?? Date.now;
     const warn = options.warn;
     const pool = createPool(url, undefined, warn === undefined ? undefined : (error) => warn("meter_connection_lost", `cei meter: a PostgreSQL connection closed: ${error.message}`, error));
@@ -86,16 +92,45 @@ export class PostgresMeter implements Meter {
       await pool.end();
       throw error;
     }
-    return new PostgresMeter(pool, now);
+    return new PostgresMeter(pool, now, options.observer);
   }
 
-  private constructor(pool: pg.Pool, now: () => number) {
+  private constructor(pool: pg.Pool, now: () => number, observer: MeterObserver | undefined) {
     this.#pool = pool;
     this.#now = now;
-    this.#lookups = new TurnBatches((hashes) => this.#lookup(hashes), IN_FLIGHT_PER_KIND);
-    this.#admits = new TurnBatches((keys) => this.#admit(keys), IN_FLIGHT_PER_KIND);
-    this.#charges = new TurnBatches((requests) => this.#charge(requests), IN_FLIGHT_PER_KIND);
-    this.#statuses = new TurnBatches((keyIds) => this.#status(keyIds), IN_FLIGHT_PER_KIND);
+    this.#observer = observer;
+    this.#reachability = new Reachability(async () => void await pool.query(PROBE), { probeWhileReachable: true });
+    this.#lookups = this.#batches((hashes) => this.#lookup(hashes), false);
+    this.#admits = this.#batches((keys) => this.#admit(keys), true);
+    this.#charges = this.#batches((requests) => this.#charge(requests), true);
+    this.#statuses = this.#batches((keyIds) => this.#status(keyIds), false);
+  }
+
+  /**
+   * Batches of one kind; each statement's outcome tells the metrics (admissions and charges are the
+   * meter's transactions, timed as round trips; every request of a failed batch is one failure)
+   * and readiness (a statement that came back shows the database reachable; a lost connection not).
+   */
+  #batches<In, Out>(run: (inputs: In[]) => Promise<Out[]>, timed: boolean): TurnBatches<In, Out> {
+    return new TurnBatches(async (inputs) => {
+      const started = performance.now();
+      let outputs: Out[];
+      try {
+        outputs = await run(inputs);
+      } catch (error) {
+        const unreachable = isUnreachable(error);
+        if (unreachable) this.#reachability.failed();
+        for (let i = 0; i < inputs.length; i++) this.#observer?.failed(unreachable ? "unreachable" : "failed");
+        throw error;
+      }
+      this.#reachability.succeeded();
+      if (timed) this.#observer?.batch(inputs.length, (performance.now() - started) / 1000);
+      return outputs;
+    }, IN_FLIGHT_PER_KIND);
+  }
+
+  reachable(): Promise<boolean> {
+    return this.#reachability.reachable();
   }
 
   /**
@@ -131,7 +166,7 @@ export class PostgresMeter implements Meter {
   async settle<T>({ key, operation, requestId, work, abandoned }: SettleRequest<T>): Promise<Settlement<T>> {
     const deadline = performance.now() + METER_WAIT_LIMIT_MS;
     const scope = operation === null ? null : operationPolicy[operation].scope;
-    const admission = await _untilFree(deadline, () => this.#admits.submit({ key, scope }));
+    const admission = await this.#untilFree(deadline, () => this.#admits.submit({ key, scope }));
     if (admission.result !== "admitted") return { outcome: "refused", admission };
     let decision: Decision<T>;
     try {
@@ -141,9 +176,26 @@ export class PostgresMeter implements Meter {
     }
     const { value, cost } = decision;
     // Only the work of a matched route charges (an unmatched request's work is free).
-    const charge = cost === 0 ? undefined : await _untilFree(deadline, () => this.#charges.submit({ key, operation: operation!, cost, requestId, abandoned }));
+    const charge = cost === 0 ? undefined : await this.#untilFree(deadline, () => this.#charges.submit({ key, operation: operation!, cost, requestId, abandoned }));
     if (charge === ABANDONED) return { outcome: "abandoned", admission };
     return { outcome: "answered", admission, value, charge };
+  }
+
+  /**
+   * `ask` until its answer is not busy, pausing between tries; MeterBusyError (nothing written for
+   * this request, counted as busy) once the request's deadline has passed.
+   */
+  async #untilFree<T>(deadline: number, ask: () => Promise<T | Busy>): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      const answer = await ask();
+      if (answer !== BUSY) return answer;
+      const pause = BUSY_PAUSES_MS[Math.min(attempt, BUSY_PAUSES_MS.length - 1)]!;
+      if (performance.now() + pause > deadline) {
+        this.#observer?.failed("busy");
+        throw new MeterBusyError(`another transaction held the key's rows in the PostgreSQL meter for ${METER_WAIT_LIMIT_MS} ms`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, pause));
+    }
   }
 
   /** Waits for the batches in flight, then closes every connection. */
@@ -219,19 +271,6 @@ export class PostgresMeter implements Meter {
   }
 }
 
-/**
- * `ask` until its answer is not busy, pausing between tries; MeterBusyError (nothing written for
- * this request) once the request's deadline has passed.
- */
-async function _untilFree<T>(deadline: number, ask: () => Promise<T | Busy>): Promise<T> {
-  for (let attempt = 0; ; attempt++) {
-    const answer = await ask();
-    if (answer !== BUSY) return answer;
-    const pause = BUSY_PAUSES_MS[Math.min(attempt, BUSY_PAUSES_MS.length - 1)]!;
-    if (performance.now() + pause > deadline) throw new MeterBusyError(`another transaction held the key's rows in the PostgreSQL meter for ${METER_WAIT_LIMIT_MS} ms`);
-    await new Promise((resolve) => setTimeout(resolve, pause));
-  }
-}
 
 /** Indexes of `ids` in key-id order: every batch locks rows in the same order as every other. */
 function _byKeyId(ids: string[]): number[] {

@@ -10,6 +10,7 @@ import { scopesFromColumn, tierFromColumn } from "../_columns.ts";
 import { MeterStatements, RECORD_CHARGES_MAX } from "./_statements.ts";
 import { hashSecret } from "../secret.ts";
 import { WriteQueue } from "./_queue.ts";
+import { Reachability } from "../_reachability.ts";
 import { admissionOf, peekWindow, windowStartOf } from "../_windows.ts";
 import type {
   Admission, Charge, ChargeRequest, Decision, KeyRecord, KeyState, Meter, MeterOptions, MeterStatus, SettleRequest, Settlement,
@@ -22,6 +23,7 @@ export class SqliteMeter implements Meter {
   readonly #sql: MeterStatements;
   readonly #writes: WriteQueue;
   readonly #close: () => void;
+  readonly #reachability: Reachability;
   /**
    * Keys by the secret as sent, valid while no other connection has committed (see findKey): a
    * request with a known secret costs no sha256. The secrets held are those of requests
@@ -46,8 +48,29 @@ export class SqliteMeter implements Meter {
       synchronous: options.synchronous, now: this.#now, ...(warn === undefined ? {} : { warn: (message: string) => warn("meter_file_readable", message) }),
     });
     this.#sql = new MeterStatements(db, RATE_WINDOW_MS);
-    this.#writes = new WriteQueue(db, options.observer);
+    // A local file is unreachable only when a transaction failed or waited out its bound: then, and
+    // only then, taking the write lock (and letting it go) says whether it is free again.
+    const reachability = new Reachability(async () => {
+      db.prepare("BEGIN IMMEDIATE").run();
+      db.prepare("ROLLBACK").run();
+    }, { probeWhileReachable: false });
+    this.#reachability = reachability;
+    const observer = options.observer;
+    this.#writes = new WriteQueue(db, {
+      batch: (jobs, seconds) => {
+        reachability.succeeded();
+        observer?.batch(jobs, seconds);
+      },
+      failed: (kind) => {
+        reachability.failed();
+        observer?.failed(kind);
+      },
+    });
     this.#close = () => db.close();
+  }
+
+  reachable(): Promise<boolean> {
+    return this.#reachability.reachable();
   }
 
   /**
