@@ -109,4 +109,22 @@ describe.each(meterBackends)("a client that hangs up before its charge commits (
     expect(closed[0]).not.toHaveProperty("code");
     expect(closed[0]!.request_id).toBe(gone[0]!.requestId);
   });
+
+  it("a request whose client had closed before it was even read (a reader stopped, then resumed) is neither charged nor answered", async () => {
+    const lines: Line[] = [];
+    const server = await startMeteredServer({ backend, logger: createLogger("info", { write: (line: string) => void lines.push(JSON.parse(line) as Line) }) });
+    cleanup.push(() => server.close());
+    const { id, key } = await server.newKey({ credits: 10 });
+    expect((await server.call("GET", "/v1/key", { key })).status).toBe(200);
+    const connections = await Promise.all([0, 1, 2, 3, 4].map(() => RawConnection.open(server.url)));
+    // In one turn of this process's event loop, so that the server finds each request and its
+    // client's close waiting together, as a stopped reader finds them when it resumes.
+    for (const connection of connections) connection.socket.write(get(key));
+    for (const connection of connections) connection.socket.destroy();
+    await until(() => lines.filter((line) => line.operation === "get_project").length === 5, "five request lines", () => JSON.stringify(lines));
+    expect(lines.filter((line) => line.operation === "get_project").map((line) => [line.status, line.reason, line.credits_used]))
+      .toEqual(Array(5).fill([499, "client_closed", 0]));
+    expect((await server.view.ledger(id)).filter((row) => row.kind === "charge")).toEqual([]);
+    expect(await server.view.credits(id)).toBe(10);
+  });
 });
