@@ -2,12 +2,27 @@
 // the meter with `cei keys migrate`; cei_reader, which may not create anything, then runs `cei keys`
 // and a reader's meter (start-up reads the schema version only), and a reader whose build needs a
 // schema the database does not have yet refuses to start and says how to migrate.
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { openMeter } from "../../server/meter/open.ts";
 import { newPostgresDatabase } from "../_support/meter-backends.ts";
 import { cei, REPO_ROOT } from "../_support/processes.ts";
+import { testTempDir } from "../_support/temp.ts";
+
+async function withEnv<T>(values: Record<string, string>, use: () => Promise<T>): Promise<T> {
+  const saved = Object.fromEntries(Object.keys(values).map((name) => [name, process.env[name]]));
+  Object.assign(process.env, values);
+  try {
+    return await use();
+  } finally {
+    for (const [name, value] of Object.entries(saved)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  }
+}
 
 const ROLES_SQL = readFileSync(`${REPO_ROOT}/deploy/postgres/roles.sql`, "utf8");
 const PASSWORD = "cei-roles-test";
@@ -40,7 +55,13 @@ it("the migration role migrates; the reader role, without DDL, runs cei keys and
   await expect(openMeter(reader)).rejects.toThrow(/schema version 0 is older than this build's \(\d+\), and this role may not migrate it \(permission denied for schema public\): run `cei keys migrate` with the migration role's URL first/);
 
   expect(await cei(["keys", "migrate", "--meter", as("cei_migrator")])).toMatch(/version/);
-  const created = JSON.parse(await cei(["keys", "create", "--meter", reader, "--tier", "pro", "--credits", "5", "--json"])) as { id: string; key: string };
+  // The password from a libpq password file (as the kit's systemd unit gives it), not the URL.
+  const url = new URL(reader);
+  const passfile = join(testTempDir("cei-pgpass-"), "pgpass");
+  writeFileSync(passfile, `${url.hostname}:${url.port}:${url.pathname.slice(1)}:cei_reader:${PASSWORD}\n`, { mode: 0o600 });
+  url.password = "";
+  const created = await withEnv({ PGPASSFILE: passfile }, async () =>
+    JSON.parse(await cei(["keys", "create", "--meter", url.toString(), "--tier", "pro", "--credits", "5", "--json"])) as { id: string; key: string });
 
   const meter = await openMeter(reader);
   try {

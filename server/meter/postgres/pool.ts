@@ -1,7 +1,27 @@
 // The connection pool of a PostgreSQL meter: small, bounded waits, and bigint columns read as
 // JavaScript numbers (credits and window starts are safe integers, far below 2^53).
+import { createRequire } from "node:module";
 import pg from "pg";
 import { METER_WAIT_LIMIT_MS } from "../interface.ts";
+
+type PgPass = (connection: { host: string; port: string; database: string; user: string }, found: (password: string | undefined) => void) => void;
+/**
+ * libpq's password file (PGPASSFILE, else ~/.pgpass), read by the pgpass module that pg itself
+ * depends on. pg reads it too, but prints a deprecation warning when it does, which would be the
+ * one line on stderr that is not JSON; asked here, as pg advises, it prints nothing.
+ */
+const pgpass = createRequire(createRequire(import.meta.url).resolve("pg"))("pgpass") as PgPass;
+
+/** The password of a URL that names none, from the password file; pg asks only when the server wants one. */
+function _passwordFile(url: string): (() => Promise<string>) | undefined {
+  const parsed = new URL(url);
+  if (parsed.password !== "" || process.env.PGPASSWORD !== undefined) return undefined;
+  const connection = {
+    host: parsed.hostname || "localhost", port: parsed.port || "5432",
+    database: decodeURIComponent(parsed.pathname.slice(1)) || decodeURIComponent(parsed.username), user: decodeURIComponent(parsed.username),
+  };
+  return () => new Promise((resolve) => pgpass(connection, (password) => resolve(password ?? "")));
+}
 
 const INT8_OID = 20;
 /** Enough for a lookup, an admission and a charge batch in flight at once, plus a status read. */
@@ -19,8 +39,10 @@ const parseInt8 = (value: string): number => {
  * the wait has written nothing (a timeout on the client alone could not promise that).
  */
 export function createPool(url: string, max = POOL_SIZE, onConnectionLost?: (error: Error) => void): pg.Pool {
+  const password = _passwordFile(url);
   const pool = new pg.Pool({
     connectionString: url,
+    ...(password === undefined ? {} : { password }),
     max,
     connectionTimeoutMillis: METER_WAIT_LIMIT_MS,
     statement_timeout: METER_WAIT_LIMIT_MS,
