@@ -16,9 +16,10 @@ import { startCeiServe, type ChildServer } from "../_support/processes.ts";
 import { testTempDir } from "../_support/temp.ts";
 import { until } from "../_support/until.ts";
 import { viewMeter, type MeterView } from "../metering/_http.ts";
-import { startKitNginx, type KitNginx } from "./_nginx.ts";
+import { startKitNginx as startNginx, type KitNginx } from "../_support/kit-nginx.ts";
 
 const PROJECT = SAMPLE_PATHS[0]!;
+const startKitNginx = (readerUrls: string[]) => startNginx(testTempDir("cei-nginx-"), readerUrls);
 
 let meter: string;
 let view: MeterView;

@@ -2,14 +2,14 @@
 // -y nginx`; .ci/run installs it) in a temp folder, in front of `cei serve` readers on 127.0.0.1.
 // The kit's files are used as they are; only the site's own values are put in: the readers'
 // addresses in readers.conf, the folder of the TLS files, of the access log, and the port. TLS is
-// real: a self-signed certificate made here with openssl, which the clients verify.
+// real: a self-signed certificate made here with openssl, which the clients verify. Free of vitest,
+// so that scripts/nginx-hung-reader.ts runs it too.
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { Agent, request } from "node:https";
 import { createServer, connect } from "node:net";
 import { join } from "node:path";
-import { REPO_ROOT } from "../_support/processes.ts";
-import { testTempDir } from "../_support/temp.ts";
+import { REPO_ROOT } from "./processes.ts";
 
 const NGINX_CANDIDATES = ["/usr/sbin/nginx", "/usr/bin/nginx"];
 
@@ -52,10 +52,13 @@ export interface KitNginx {
 
 export interface ProxyAnswer { status: number; headers: Record<string, string | string[] | undefined>; text: string; ms: number }
 
-/** The kit's cei.conf and readers.conf in front of `readers` (base URLs), started; `readers` must be 3, as in the example. */
-export async function startKitNginx(readers: readonly string[]): Promise<KitNginx> {
+/**
+ * The kit's cei.conf and readers.conf in front of `readers` (base URLs), started in `dir` (an empty
+ * folder); `readers` must be 3, as in the example. `site` may change the kit's file first (the
+ * benchmark's baseline does); the tests never do.
+ */
+export async function startKitNginx(dir: string, readers: readonly string[], site?: (text: string) => string): Promise<KitNginx> {
   const nginx = nginxBinary();
-  const dir = testTempDir("cei-nginx-");
   mkdirSync(join(dir, "tls"));
   mkdirSync(join(dir, "log"));
   execFileSync("openssl", [
@@ -72,11 +75,11 @@ export async function startKitNginx(readers: readonly string[]): Promise<KitNgin
   writeFileSync(join(dir, "readers.conf"), example);
 
   const port = await freePort();
-  let site = readFileSync(join(REPO_ROOT, "deploy/nginx/cei.conf"), "utf8");
-  site = substitute(site, "/etc/nginx/cei/", `${dir}/`, 4);
-  site = substitute(site, "/var/log/nginx/", `${dir}/log/`, 1);
-  site = substitute(site, "listen 443 ssl;", `listen 127.0.0.1:${port} ssl;`, 1);
-  writeFileSync(join(dir, "cei.conf"), site);
+  let conf = readFileSync(join(REPO_ROOT, "deploy/nginx/cei.conf"), "utf8");
+  conf = substitute(conf, "/etc/nginx/cei/", `${dir}/`, 4);
+  conf = substitute(conf, "/var/log/nginx/", `${dir}/log/`, 1);
+  conf = substitute(conf, "listen 443 ssl;", `listen 127.0.0.1:${port} ssl;`, 1);
+  writeFileSync(join(dir, "cei.conf"), site === undefined ? conf : site(conf));
   // What Debian's nginx.conf holds around the include, in this folder.
   writeFileSync(join(dir, "nginx.conf"), [
     "daemon off;", "worker_processes 1;", "pid nginx.pid;", "error_log log/error.log info;",
