@@ -93,7 +93,7 @@ export interface MeterOptions {
   warn?: MeterWarn;
 }
 
-export type MeterWarn = (event: "meter_file_readable" | "meter_connection_lost", message: string, error?: Error) => void;
+export type MeterWarn = (event: "meter_file_readable" | "meter_connection_lost" | "meter_tls_mode", message: string, error?: Error) => void;
 
 /**
  * What the request pipeline needs of a meter; the SQLite file (`SqliteMeter`, one machine) and

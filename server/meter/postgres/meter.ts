@@ -85,7 +85,11 @@ export class PostgresMeter implements Meter {
   static async open(url: string, options: { now?: () => number; warn?: MeterWarn | undefined; observer?: MeterObserver | undefined } = {}): Promise<PostgresMeter> {
     const now = options.now ?? Date.now;
     const warn = options.warn;
-    const pool = createPool(url, undefined, warn === undefined ? undefined : (error) => warn("meter_connection_lost", `cei meter: a PostgreSQL connection closed: ${error.message}`, error));
+    const pool = createPool(
+      url, undefined,
+      warn === undefined ? undefined : (error) => warn("meter_connection_lost", `cei meter: a PostgreSQL connection closed: ${error.message}`, error),
+      warn === undefined ? undefined : (message) => warn("meter_tls_mode", `cei meter: ${message}`),
+    );
     try {
       await applyPostgresMigrations(pool, new Date(now()).toISOString());
     } catch (error) {

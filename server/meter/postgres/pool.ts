@@ -38,10 +38,12 @@ const parseInt8 = (value: string): number => {
  * long on the server: a statement cancelled there is rolled back, so a request answered 500 after
  * the wait has written nothing (a timeout on the client alone could not promise that).
  */
-export function createPool(url: string, max = POOL_SIZE, onConnectionLost?: (error: Error) => void): pg.Pool {
+export function createPool(url: string, max = POOL_SIZE, onConnectionLost?: (error: Error) => void, onTlsMode?: (message: string) => void): pg.Pool {
+  const tls = explicitTlsMode(url);
+  if (tls.note !== undefined) (onTlsMode ?? ((message) => process.stderr.write(`cei meter: ${message}\n`)))(tls.note);
   const password = _passwordFile(url);
   const pool = new pg.Pool({
-    connectionString: url,
+    connectionString: tls.url,
     ...(password === undefined ? {} : { password }),
     max,
     connectionTimeoutMillis: METER_WAIT_LIMIT_MS,
@@ -74,4 +76,29 @@ export async function inTransaction<T>(pool: pg.Pool, use: (client: pg.PoolClien
   } finally {
     client.release(broken);
   }
+}
+
+const VERIFIED_AS_FULL = new Set(["prefer", "require", "verify-ca"]);
+
+/**
+ * pg (8.x) verifies `sslmode=prefer`, `require` and `verify-ca` as `verify-full` (the server's
+ * certificate chain and host name), unlike libpq, and prints a deprecation warning saying so,
+ * which would be a line on stderr that is not JSON. The URL is given to pg with the mode it
+ * applies anyway, `verify-full`, and the note says so once; `uselibpqcompat=true` (libpq's
+ * meaning: `require` encrypts without verifying) is passed as it is. docs/operations.md, "TLS".
+ */
+export function explicitTlsMode(url: string): { url: string; note?: string } {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return { url };
+  }
+  const mode = parsed.searchParams.get("sslmode");
+  if (mode === null || !VERIFIED_AS_FULL.has(mode) || parsed.searchParams.get("uselibpqcompat") === "true") return { url };
+  parsed.searchParams.set("sslmode", "verify-full");
+  return {
+    url: parsed.toString(),
+    note: `sslmode=${mode} is verified as sslmode=verify-full: the server's certificate must chain to a trusted CA (the system's, or sslrootcert=<file>) and name the host; write sslmode=verify-full to say so, or uselibpqcompat=true&sslmode=${mode} for libpq's meaning`,
+  };
 }
