@@ -2,7 +2,8 @@
 // three `cei serve` readers on one PostgreSQL meter, nginx with TLS in front, a fixed rate of
 // requests from clients that give up after 10 s, spread over 30 keys; one reader is stopped
 // (SIGSTOP) for 12 s, then resumed. It prints the answers per second before, during and after the
-// stop, and checks against the ledger that no request was charged twice and none that went
+// stop, and checks that once the proxy's 5 s timeout has taken the reader out the others answer
+// what is sent, and against the ledger that no request was charged twice and none that went
 // unanswered was charged. .ci/run runs it (exit 1 when a check fails):
 //   scripts/node.sh 24 npx tsx scripts/nginx-hung-reader.ts [--baseline] [--cei <bin/cei.js>]
 // --baseline runs the same load through nginx's usual settings instead (round robin, the default
@@ -33,6 +34,8 @@ const STOP_AT_S = 8;
 const STOPPED_S = 12;
 const LOAD_S = 32;
 const CLIENT_TIMEOUT_MS = 10_000;
+/** The kit's proxy_read_timeout. */
+const PROXY_TIMEOUT_S = 5;
 const PATH = "/v1/projects/feba-protocol";
 
 interface Sent { at: number; key: number; status: number | "timeout" | "error"; requestId?: string; ms: number }
@@ -88,6 +91,9 @@ async function main(): Promise<boolean> {
     await client.connect();
     const { rows: charges } = await client.query<{ request_id: string; key_id: string }>("SELECT request_id, key_id FROM ledger WHERE kind = 'charge'");
     const { rows: [balance] } = await client.query<{ spent: number }>("SELECT sum(100000 - credits)::int AS spent FROM balances");
+    await client.query("VACUUM ANALYZE ledger");
+    const { rows: [size] } = await client.query<{ bytes: number }>("SELECT (pg_total_relation_size('ledger') / greatest(count(*), 1))::int AS bytes FROM ledger");
+    console.log(`the ledger on PostgreSQL: ${size!.bytes} bytes per row, its index included`);
     await client.end();
     return report(sent, charges, balance!.spent, readers[0]!.log.join("\n"));
   } finally {
@@ -104,7 +110,12 @@ function usualSettings(conf: string): string {
 }
 
 function report(sent: Sent[], charges: Array<{ request_id: string }>, spent: number, hungLog: string): boolean {
-  const phases: Array<[string, number, number]> = [["before the stop", 1, STOP_AT_S], ["while stopped", STOP_AT_S, STOP_AT_S + STOPPED_S], ["after it resumed", STOP_AT_S + STOPPED_S + 1, LOAD_S]];
+  const phases: Array<[string, number, number]> = [
+    ["before the stop", 1, STOP_AT_S],
+    [`the stop's first ${PROXY_TIMEOUT_S} s (until the proxy's timeout takes the reader out)`, STOP_AT_S, STOP_AT_S + PROXY_TIMEOUT_S],
+    ["the rest of the stop", STOP_AT_S + PROXY_TIMEOUT_S, STOP_AT_S + STOPPED_S],
+    ["after it resumed", STOP_AT_S + STOPPED_S + 1, LOAD_S],
+  ];
   const ok = sent.filter((s) => s.status === 200);
   console.log(`${options.baseline ? "baseline (nginx's usual settings)" : "the kit's nginx"}; readers: ${options.cei}`);
   console.log(`offered ${RATE} requests/s for ${LOAD_S} s over ${KEYS} keys; reader 1 of 3 stopped from ${STOP_AT_S} s to ${STOP_AT_S + STOPPED_S} s`);
@@ -125,15 +136,16 @@ function report(sent: Sent[], charges: Array<{ request_id: string }>, spent: num
   const others = sent.length - ok.length;
   console.log(`answers: ${ok.length} × 200 of ${sent.length}; not 200: ${others} (${sent.filter((s) => s.status === 504).length} × 504, ${sent.filter((s) => s.status === "timeout").length} client timeouts, ${sent.filter((s) => s.status !== 200 && s.status !== 504 && s.status !== "timeout").length} other)`);
   console.log(`ledger: ${chargedIds.length} charges, ${spent} credits; charged twice: ${twice}; charged but not answered 200: ${unanswered}; answered 200 without a charge: ${unbilled}; the stopped reader logged ${closed} × client_closed`);
-  // Measured against what was sent in the phase (a timer on a busy machine sends a little less than asked).
-  const during = sent.filter((s) => s.at >= STOP_AT_S && s.at < STOP_AT_S + STOPPED_S);
+  // Measured against what was sent in the phase (a timer on a busy machine sends a little less than
+  // asked), once the proxy has had its timeout to notice the stopped reader.
+  const during = sent.filter((s) => s.at >= STOP_AT_S + PROXY_TIMEOUT_S && s.at < STOP_AT_S + STOPPED_S);
   const held = during.filter((s) => s.status === 200).length / Math.max(1, during.length);
   const checks: Array<[string, boolean]> = [
     ["no request charged twice", twice === 0],
     ["no request charged that was not answered 200", unanswered === 0],
     ["every 200 charged", unbilled === 0],
     ["credits spent equal the charges", spent === chargedIds.length],
-    [`throughput held while a reader was stopped (>= 90% of the requests sent answered 200: ${(100 * held).toFixed(1)}%)`, held >= 0.9],
+    [`throughput held once the proxy took the stopped reader out (>= 95% of the requests sent answered 200: ${(100 * held).toFixed(1)}%)`, held >= 0.95],
   ];
   for (const [what, passed] of checks) console.log(`${passed ? "ok  " : "FAIL"} ${what}`);
   const failed = checks.filter(([, passed]) => !passed).length;
