@@ -7,9 +7,9 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { Agent, request } from "node:https";
-import { createServer, connect } from "node:net";
+import { connect } from "node:net";
 import { join } from "node:path";
-import { REPO_ROOT } from "./processes.ts";
+import { freePort, REPO_ROOT } from "./processes.ts";
 
 const NGINX_CANDIDATES = ["/usr/sbin/nginx", "/usr/bin/nginx"];
 
@@ -20,17 +20,6 @@ export function nginxBinary(): string {
     throw new Error(`nginx is not installed (looked for ${NGINX_CANDIDATES.join(", ")}): run \`apt-get install -y nginx\` (.ci/run does) to test the deployment kit`);
   }
   return found;
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** `text` with `from` replaced, which must occur exactly `times` times (the kit's file keeps its shape). */

@@ -2,6 +2,7 @@
 // runs them (node bin/cei.js ...), and a keep-alive HTTP client for load against them.
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { Agent, request as httpRequest } from "node:http";
+import { createServer } from "node:net";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
@@ -122,4 +123,16 @@ export async function scrapeSample(metricsUrl: string, sample: string): Promise<
   const text = await (await fetch(metricsUrl)).text();
   const line = text.split("\n").find((entry) => entry.startsWith(sample + " "));
   return line === undefined ? 0 : Number(line.slice(sample.length + 1));
+}
+
+/** A TCP port on 127.0.0.1 that was free a moment ago. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
 }

@@ -7,7 +7,7 @@
 // The longer fixed-rate scenario is scripts/nginx-hung-reader.ts, which .ci/run runs.
 import { copyFileSync, mkdirSync, renameSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { REQUEST_ID_PATTERN } from "../../server/envelope.ts";
 import { openKeyStore } from "../../server/meter/open.ts";
 import { compileFixture, compileSample, SAMPLE_PATHS } from "../_support/fixtures.ts";
@@ -16,7 +16,7 @@ import { startCeiServe, type ChildServer } from "../_support/processes.ts";
 import { testTempDir } from "../_support/temp.ts";
 import { until } from "../_support/until.ts";
 import { viewMeter, type MeterView } from "../metering/_http.ts";
-import { startKitNginx as startNginx, type KitNginx } from "../_support/kit-nginx.ts";
+import { startKitNginx as startNginx, type KitNginx, type ProxyAnswer } from "../_support/kit-nginx.ts";
 
 const PROJECT = SAMPLE_PATHS[0]!;
 const startKitNginx = (readerUrls: string[]) => startNginx(testTempDir("cei-nginx-"), readerUrls);
@@ -47,14 +47,28 @@ beforeAll(async () => {
   view = viewMeter(meter);
 }, 120_000);
 
-afterAll(async () => {
+afterEach(async () => {
   await proxy?.stop();
+  proxy = undefined;
+});
+
+afterAll(async () => {
   for (const reader of readers ?? []) {
     reader.child.kill("SIGCONT");
     await reader.stop("SIGKILL");
   }
   await view?.close();
 });
+
+/** The proxy's own error, in cei's envelope, with its own request id. */
+function expectProxyError(answer: ProxyAnswer, message: RegExp): void {
+  const body = JSON.parse(answer.text) as { error: { code: string; message: string }; meta: { request_id: string; credits_used: number } };
+  expect(body).toEqual({ error: { code: "INTERNAL_ERROR", message: expect.stringMatching(message) }, meta: { request_id: expect.stringMatching(/^proxy_[0-9a-f]{32}$/), credits_used: 0 } });
+  expect(body.meta.request_id).toMatch(REQUEST_ID_PATTERN);
+  expect(answer.headers["x-service-request-id"]).toBe(body.meta.request_id);
+  expect(answer.headers["content-type"]).toBe("application/json; charset=utf-8");
+  expect(answer.headers["cache-control"]).toBe("no-store");
+}
 
 const auth = (key: string) => ({ authorization: `Bearer ${key}` });
 const hostOf = (reader: ChildServer) => new URL(reader.url).host;
@@ -108,8 +122,6 @@ it("routes each key to one reader; logs every answer's request id; passes cei's 
   // Rolled back, for the next tests.
   renameSync(previous, servedPaths[target]!);
   await until(() => swaps() === 2, "the swap back", () => readers[target]!.stderr());
-  await proxy.stop();
-  proxy = undefined;
 }, 60_000);
 
 it("a hung reader: its requests get a 504 in cei's envelope after 5 s, are never resent nor charged, and it leaves the rotation", async () => {
@@ -128,11 +140,7 @@ it("a hung reader: its requests get a 504 in cei's envelope after 5 s, are never
     for (const answer of timedOut) {
       expect(answer.status).toBe(504);
       expect(answer.ms).toBeGreaterThan(4_500);
-      const body = JSON.parse(answer.text) as { error: { code: string; message: string }; meta: { request_id: string; credits_used: number } };
-      expect(body).toEqual({ error: { code: "INTERNAL_ERROR", message: expect.stringMatching(/504 Gateway Timeout/) }, meta: { request_id: expect.stringMatching(/^proxy_[0-9a-f]{32}$/), credits_used: 0 } });
-      expect(body.meta.request_id).toMatch(REQUEST_ID_PATTERN);
-      expect(answer.headers["x-service-request-id"]).toBe(body.meta.request_id);
-      expect(answer.headers["content-type"]).toBe("application/json; charset=utf-8");
+      expectProxyError(answer, /504 Gateway Timeout/);
     }
     // Not resent: each went to the hung reader alone.
     const lines = proxy.accessLog().filter((line) => line.status === 504);
@@ -156,8 +164,6 @@ it("a hung reader: its requests get a 504 in cei's envelope after 5 s, are never
   const charged = new Set(ledger.map((row) => row.request_id));
   for (const line of closed) expect(charged.has(String(line.request_id))).toBe(false);
   expect(ledger.length - chargesBefore).toBe(4);
-  await proxy.stop();
-  proxy = undefined;
 }, 60_000);
 
 it("a reader that is down is skipped (a refused connection retried once elsewhere, charged once); none left: a 502 in cei's envelope", async () => {
@@ -176,7 +182,5 @@ it("a reader that is down is skipped (a refused connection retried once elsewher
   await Promise.all(readers.slice(0, 2).map((reader) => reader.stop("SIGTERM")));
   const none = await proxy.get(PROJECT, auth(keys[0]!.key));
   expect(none.status).toBe(502);
-  const body = JSON.parse(none.text) as { error: { code: string; message: string }; meta: { request_id: string; credits_used: number } };
-  expect(body).toEqual({ error: { code: "INTERNAL_ERROR", message: expect.stringMatching(/502 Bad Gateway/) }, meta: { request_id: expect.stringMatching(/^proxy_[0-9a-f]{32}$/), credits_used: 0 } });
-  expect(none.headers["cache-control"]).toBe("no-store");
+  expectProxyError(none, /502 Bad Gateway/);
 }, 60_000);
