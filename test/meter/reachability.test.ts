@@ -1,8 +1,8 @@
-// Readiness's view of the meter (server/meter/_reachability.ts, decision 40) at a bounded cost: the
+// Readiness's view of the meter (server/meter/reachability.ts, decision 40) at a bounded cost: the
 // meter's own traffic answers; a probe runs only when nothing has been seen for a second, one at a
 // time however many health checks ask at once.
 import { describe, expect, it } from "vitest";
-import { isUnreachable, PROBE_INTERVAL_MS, Reachability } from "../../server/meter/_reachability.ts";
+import { isUnreachable, PROBE_INTERVAL_MS, Reachability } from "../../server/meter/reachability.ts";
 
 function probed(answer: () => Promise<void>, probeWhileReachable = true) {
   const clock = { now: 0 };

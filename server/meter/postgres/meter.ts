@@ -21,7 +21,7 @@ import {
   type Admission, type Charge, type ChargeRequest, type Decision, type KeyRecord, type KeyState, type Meter, type MeterObserver, type MeterStatus, type MeterWarn,
   type Settlement, type SettleRequest,
 } from "../interface.ts";
-import { isUnreachable, Reachability } from "../_reachability.ts";
+import { isUnreachable, Reachability } from "../reachability.ts";
 import { TurnBatches } from "./_batches.ts";
 import { applyPostgresMigrations } from "./_migrations.ts";
 import { createPool } from "./pool.ts";

@@ -10,7 +10,7 @@ import { scopesFromColumn, tierFromColumn } from "../_columns.ts";
 import { MeterStatements, RECORD_CHARGES_MAX } from "./_statements.ts";
 import { hashSecret } from "../secret.ts";
 import { WriteQueue } from "./_queue.ts";
-import { Reachability } from "../_reachability.ts";
+import { Reachability } from "../reachability.ts";
 import { admissionOf, peekWindow, windowStartOf } from "../_windows.ts";
 import type {
   Admission, Charge, ChargeRequest, Decision, KeyRecord, KeyState, Meter, MeterOptions, MeterStatus, SettleRequest, Settlement,
