@@ -85,6 +85,8 @@ it("routes each key to one reader; logs every answer's request id; passes cei's 
       expect(answer.status).toBe(200);
     }
   }
+  // nginx writes a line after it has sent the answer.
+  await until(() => proxy!.accessLog().length >= 36, "36 access log lines", () => proxy!.errorLog());
   const log = proxy.accessLog();
   expect(log).toHaveLength(36);
   readerOfKey = new Map();
@@ -98,7 +100,9 @@ it("routes each key to one reader; logs every answer's request id; passes cei's 
 
   // The request id of every answer is in the proxy's log, beside nginx's own.
   const answer = await proxy.get(PROJECT, auth(keys[0]!.key));
-  const line = proxy.accessLog().at(-1)!;
+  const id = answer.headers["x-service-request-id"];
+  await until(() => proxy!.accessLog().some((entry) => entry.request_id === id), "the answer's access log line", () => proxy!.errorLog());
+  const line = proxy.accessLog().find((entry) => entry.request_id === id)!;
   expect(line).toMatchObject({ status: 200, request_id: answer.headers["x-service-request-id"], credits_used: "1", upstream_status: "200" });
   expect(line.proxy_request_id).toMatch(/^[0-9a-f]{32}$/);
   // cei's own error, as cei wrote it.
@@ -147,6 +151,7 @@ it("a hung reader: its requests get a 504 in cei's envelope after 5 s, are never
       expectProxyError(answer, /504 Gateway Timeout/);
     }
     // Not resent: each went to the hung reader alone.
+    await until(() => proxy!.accessLog().filter((line) => line.status === 504).length === 3, "three 504 lines", () => proxy!.errorLog());
     const lines = proxy.accessLog().filter((line) => line.status === 504);
     expect(lines.map((line) => [line.upstream, line.upstream_status])).toEqual(Array(3).fill([hostOf(hung), "504"]));
     // Out of the rotation: its keys are answered by another reader at once; the others never noticed.
