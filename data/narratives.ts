@@ -4,7 +4,7 @@
 import type { NarrativeSource } from "../compiler/families/narratives/source.ts";
 import { narrativeIdentity, projectIdentity } from "./_identity.ts";
 import { internalFields } from "./_internal.ts";
-import { DAY, HOUR, MINUTE, iso, nextVisible, visibility, ymd, type Plan } from "./plan.ts";
+import { DAY, HOUR, MINUTE, curatedProminence, iso, nextVisible, visibility, ymd, type Plan } from "./plan.ts";
 import { rngFor, type Rng } from "./_prng.ts";
 
 /** Narrative 2 has more projects than the 20 an answer holds; narrative 4 a longer timeline. */
@@ -48,6 +48,7 @@ function narrativeRecord(plan: Plan, k: number): NarrativeSource {
           ...internalFields(rng, plan, identity.slug, 0.3),
         },
     ...visibility("narratives", k),
+    ...curatedProminence("narratives", k),
     ...internalFields(rng, plan, identity.slug, 0.35),
   };
   if (rng.chance(0.5)) record.description = `${identity.name}: invented sample coverage of a market theme.`;

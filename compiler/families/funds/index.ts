@@ -4,7 +4,7 @@
 import { eligibilityThresholds, snapshotCaps } from "../../policy.ts";
 import { defineFamily } from "../define.ts";
 import { countBy, duplicate, overCap, visibilityCounts } from "../_sql.ts";
-import { bit } from "../_values.ts";
+import { bit, nullable } from "../_values.ts";
 import { fundSource } from "./source.ts";
 
 const cap = eligibilityThresholds.listCap;
@@ -17,11 +17,11 @@ export const funds = defineFamily({
     tables: {
       s_funds: {
         line: "INTEGER", id: "TEXT", slug: "TEXT", name: "TEXT", fund_type: "TEXT", score: "NUMERIC",
-        score_updated_at: "DATETIME", hidden: "INTEGER", deleted: "INTEGER",
+        score_updated_at: "DATETIME", hidden: "INTEGER", deleted: "INTEGER", prominence: "INTEGER",
       },
     },
     rows(r, line, to) {
-      to("s_funds").push(line, r.id, r.slug, r.name, r.fund_type, r.score, r.score_updated_at, bit(r.hidden), bit(r.deleted));
+      to("s_funds").push(line, r.id, r.slug, r.name, r.fund_type, r.score, r.score_updated_at, bit(r.hidden), bit(r.deleted), nullable(r.prominence));
     },
     indexSql: [
       "CREATE INDEX s_funds_id ON s_funds (id);",
@@ -72,7 +72,7 @@ INSERT INTO fund_portfolio SELECT fund_id, position, project_id
 INSERT INTO fund_partners SELECT fund_id, position, person_id
   FROM k_fund_partners WHERE position <= ${cap} ORDER BY fund_id, position;
 `,
-  search: "fund",
+  search: { layout: "fund", curated: { table: "k_funds", id: "id" } },
   diff: "funds",
   rankings: {
     fund_rankings: {

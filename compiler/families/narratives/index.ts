@@ -3,7 +3,7 @@
 import { cutoff, eligibilityThresholds, snapshotCaps } from "../../policy.ts";
 import { defineFamily } from "../define.ts";
 import { duplicate, intoProblems, overCap, quote, visibilityCounts } from "../_sql.ts";
-import { bit, list } from "../_values.ts";
+import { bit, list, nullable } from "../_values.ts";
 import type { Json } from "../define.ts";
 import { narrativeSource } from "./source.ts";
 
@@ -17,13 +17,15 @@ export const narratives = defineFamily({
     tables: {
       s_narratives: {
         line: "INTEGER", id: "TEXT", slug: "TEXT", name: "TEXT", score: "NUMERIC", observed_at: "DATETIME", hidden: "INTEGER", deleted: "INTEGER",
+        prominence: "INTEGER",
       },
       s_narrative_projects: { narrative_line: "INTEGER", idx: "INTEGER", project_id: "TEXT" },
       s_narrative_timeline: { narrative_line: "INTEGER", idx: "INTEGER", date: "TEXT", title: "TEXT" },
     },
     rows(r, line, to) {
       const signal = r.signal as Json | null;
-      to("s_narratives").push(line, r.id, r.slug, r.name, signal?.score ?? null, signal?.observed_at ?? null, bit(r.hidden), bit(r.deleted));
+      to("s_narratives").push(line, r.id, r.slug, r.name, signal?.score ?? null, signal?.observed_at ?? null, bit(r.hidden), bit(r.deleted),
+        nullable(r.prominence));
       (r.projects as string[]).forEach((id, i) => to("s_narrative_projects").push(line, i, id));
       list(r.timeline).forEach((t, i) => to("s_narrative_timeline").push(line, i, t.date, t.title));
     },
@@ -76,7 +78,8 @@ INSERT INTO narrative_timeline
   SELECT narrative_id, row_number() OVER (PARTITION BY narrative_id ORDER BY date, idx), date, title
   FROM k_narrative_timeline WHERE latest <= ${cap} ORDER BY narrative_id, date, idx;
 `,
-  search: "narrative",
+  // Ranked narratives are trending ones: each appearance counts toward prominence (decision 29).
+  search: { layout: "narrative", curated: { table: "k_narratives", id: "id" }, appearances: ["SELECT narrative_id FROM narrative_rankings"] },
   diff: "narratives",
   rankings: {
     narrative_rankings: {

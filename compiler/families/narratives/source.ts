@@ -1,7 +1,7 @@
 // Narratives: curated themes (restaking, real-world assets, ...) with their member projects, a dated
 // timeline, and the service's trend signal that ranks them.
 import { z } from "zod";
-import { date, dateTime, entityId, field, internalFields, nullableField, slug, text, visibilityFields } from "../source-fields.ts";
+import { date, dateTime, entityId, field, internalFields, nullableField, searchFields, slug, text, visibilityFields } from "../source-fields.ts";
 
 export const narrativeTimelineSource = z
   .strictObject({
@@ -36,6 +36,7 @@ export const narrativeSource = z
       .describe("An array (at most 1000) of dated entries; the 20 latest are served, oldest first. Default `[]`."),
     signal: nullableField(narrativeSignalSource, "The trend signal that ranks the narrative among the narratives (operation 22)."),
     ...visibilityFields,
+    ...searchFields,
     description: z.string().optional().describe("Accepted and never written: any string."),
     ...internalFields,
   })

@@ -15,14 +15,14 @@ export const people = defineFamily({
   schema: personSource,
   staging: {
     tables: {
-      s_people: { line: "INTEGER", id: "TEXT", slug: "TEXT", full_name: "TEXT", hidden: "INTEGER", deleted: "INTEGER" },
+      s_people: { line: "INTEGER", id: "TEXT", slug: "TEXT", full_name: "TEXT", hidden: "INTEGER", deleted: "INTEGER", prominence: "INTEGER" },
       s_investments: {
         person_line: "INTEGER", idx: "INTEGER", project_id: "TEXT", round_id: "TEXT", invested_at: "DATETIME", verified: "INTEGER",
       },
       s_roles: { person_line: "INTEGER", idx: "INTEGER", project_id: "TEXT", fund_id: "TEXT", is_current: "INTEGER", started_at: "TEXT" },
     },
     rows(r, line, to) {
-      to("s_people").push(line, r.id, r.slug, r.full_name, bit(r.hidden), bit(r.deleted));
+      to("s_people").push(line, r.id, r.slug, r.full_name, bit(r.hidden), bit(r.deleted), nullable(r.prominence));
       list(r.investments).forEach((v, i) => to("s_investments").push(line, i, v.project_id, nullable(v.round_id), v.invested_at, bit(v.verified)));
       list(r.roles).forEach((v, i) => to("s_roles").push(line, i, nullable(v.project_id), nullable(v.fund_id), bit(v.is_current), nullable(v.started_at)));
     },
@@ -75,6 +75,8 @@ CREATE TABLE kept.k_roles AS SELECT pe.id AS person_id, pr.id AS project_id, r.i
 INSERT INTO people (id, slug, full_name, investment_count, role_count, is_search_candidate)
   SELECT p.id, p.slug, p.full_name, coalesce(i.n, 0), coalesce(r.n, 0),
     (coalesce(i.n, 0) + coalesce(r.n, 0)) > 0 OR EXISTS (SELECT 1 FROM k_fund_roles f WHERE f.person_id = p.id)
+      -- An X account's link names the person by id only: search must find them (decision 30).
+      OR p.id IN (SELECT linked_id FROM k_x WHERE linked_type = 'person')
   FROM k_people p
     LEFT JOIN ${countBy("k_investments", "person_id")} i ON i.owner = p.id
     LEFT JOIN ${countBy("k_roles", "person_id")} r ON r.owner = p.id
@@ -84,6 +86,6 @@ INSERT INTO person_investments SELECT person_id, position, project_id
 INSERT INTO person_roles SELECT person_id, position, project_id, is_current
   FROM k_roles WHERE position <= ${cap} ORDER BY person_id, position;
 `,
-  search: "person",
+  search: { layout: "person", curated: { table: "k_people", id: "id" } },
   diff: "people",
 });

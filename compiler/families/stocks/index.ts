@@ -3,7 +3,7 @@
 import { eligibilityThresholds, snapshotCaps } from "../../policy.ts";
 import { defineFamily } from "../define.ts";
 import { countBy, duplicate, visibilityCounts } from "../_sql.ts";
-import { bit } from "../_values.ts";
+import { bit, nullable } from "../_values.ts";
 import { stockSource } from "./source.ts";
 
 export const stocks = defineFamily({
@@ -14,12 +14,12 @@ export const stocks = defineFamily({
     tables: {
       s_stocks: {
         line: "INTEGER", id: "TEXT", slug: "TEXT", name: "TEXT", ticker: "TEXT", exchange: "TEXT", region: "TEXT",
-        crypto_angle: "TEXT", ipo_date: "TEXT", is_pre_ipo: "INTEGER", hidden: "INTEGER", deleted: "INTEGER",
+        crypto_angle: "TEXT", ipo_date: "TEXT", is_pre_ipo: "INTEGER", hidden: "INTEGER", deleted: "INTEGER", prominence: "INTEGER",
       },
     },
     rows(r, line, to) {
       to("s_stocks").push(line, r.id, r.slug, r.name, r.ticker, r.exchange, r.region, r.crypto_angle, r.ipo_date, bit(r.is_pre_ipo),
-        bit(r.hidden), bit(r.deleted));
+        bit(r.hidden), bit(r.deleted), nullable(r.prominence));
     },
     indexSql: [
       "CREATE INDEX s_stocks_id ON s_stocks (id);",
@@ -42,7 +42,7 @@ INSERT INTO stocks SELECT s.id, s.slug, s.name, s.ticker, s.exchange, s.region, 
 INSERT INTO stock_news SELECT stock_id, position, news_id
   FROM k_stock_news WHERE position <= ${eligibilityThresholds.listCap} ORDER BY stock_id, position;
 `,
-  search: "stock",
+  search: { layout: "stock", curated: { table: "k_stocks", id: "id" } },
   diff: "stocks",
   rankings: {
     stock_rankings: {
