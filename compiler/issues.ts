@@ -45,6 +45,8 @@ function describe(issue: Issue, input: unknown): string {
   if (input === undefined && (issue.code === "invalid_type" || issue.code === "invalid_value" || issue.code === "invalid_union")) return "required";
   switch (issue.code) {
     case "invalid_type":
+      // A schema's own message says more (a chain id given as a number says how to write it).
+      if (!issue.message.startsWith("Invalid input")) return issue.message;
       return `expected ${article(typeNames[issue.expected] ?? issue.expected)}`;
     case "too_small":
       return sizeMessage(issue, ">=", issue.minimum, issue.inclusive ?? true);

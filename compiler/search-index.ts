@@ -5,11 +5,16 @@
 // (`js_lower`) so that it matches the server's String.prototype.toLowerCase for non-ASCII names,
 // which SQLite's lower() does not.
 import type Database from "better-sqlite3";
-import { SEARCH_KEY_FAMILIES, searchKeyColumns, type SearchKeyFamily } from "../snapshot/search-keys.ts";
+import { exactSearchKey, exactSearchKeyColumns, SEARCH_KEY_FAMILIES, searchKeyColumns, type SearchKeyFamily } from "../snapshot/search-keys.ts";
 
 export function registerSearchFunctions(db: Database.Database): void {
   db.function("js_lower", { deterministic: true }, (value: unknown) => (typeof value === "string" ? value.toLowerCase() : null));
+  db.function("exact_search_key", { deterministic: true }, (value: unknown) => (typeof value === "string" ? exactSearchKey(value) : null));
 }
+
+/** The exact-only keys (decision 33), keyed as the server keys a query; an entity gives a key once. */
+const exactKeySelects = Object.entries(exactSearchKeyColumns).map(([type, [table, column, id]]) =>
+  `SELECT exact_search_key(${column}) AS key, '${type}' AS entity_type, ${id} AS entity_id FROM main.${table}`);
 
 /**
  * The key of `column`, lower-cased as the server does: SQLite's lower() for ASCII text (it folds
@@ -51,6 +56,9 @@ export const searchIndexSql = `
 INSERT INTO search_keys (key, entity_type, entity_id)
   SELECT key, entity_type, entity_id FROM (
     ${SEARCH_KEY_FAMILIES.flatMap(keySelects).join("\n    UNION ALL ")})
+  ORDER BY key, entity_type, entity_id;
+INSERT INTO search_exact_keys (key, entity_type, entity_id)
+  SELECT DISTINCT key, entity_type, entity_id FROM (${exactKeySelects.join(" UNION ALL ")})
   ORDER BY key, entity_type, entity_id;
 ${SEARCH_KEY_FAMILIES.map((type) => `
 INSERT INTO search_fts_${type} (search_fts_${type}, rank) VALUES ('hashsize', ${FTS_BUILD_HASH_BYTES});

@@ -12,7 +12,7 @@
 import { SEARCH_KEY_FAMILIES } from "./search-keys.ts";
 
 /** Bumped whenever a table or column changes meaning; the server refuses other versions. */
-export const SNAPSHOT_FORMAT_VERSION = 4;
+export const SNAPSHOT_FORMAT_VERSION = 5;
 
 export const snapshotTables = `
 CREATE TABLE manifest (
@@ -87,6 +87,16 @@ CREATE TABLE tokens (
   slug TEXT NOT NULL,
   symbol TEXT NOT NULL,
   name TEXT NOT NULL
+) WITHOUT ROWID;
+
+-- Where each token lives: at most 20 per token (decision 33), ordered by chain: namespace, then
+-- the reference as a number when it is one (eip155:56 before eip155:137), then the chain id.
+CREATE TABLE token_contracts (
+  token_id TEXT NOT NULL,
+  position INTEGER NOT NULL,
+  chain_id TEXT NOT NULL,          -- CAIP-2, e.g. eip155:1
+  address TEXT NOT NULL,           -- as curated
+  PRIMARY KEY (token_id, position)
 ) WITHOUT ROWID;
 
 -- Present only when at least one tokenomics field passed the freshness and confidence rules.
@@ -293,6 +303,14 @@ CREATE INDEX search_keys_by_family ON search_keys (entity_type, key, entity_id);
 -- no search ranks by it; without it the 1M compile builds the indexes ~0.4 s sooner and the file
 -- is 8.6 MB smaller, with the same segments and trigram counts (docs/performance.md).
 ${SEARCH_KEY_FAMILIES.map((family) => `CREATE VIRTUAL TABLE search_fts_${family} USING fts5 (key, content='', detail='none', columnsize=0, tokenize='trigram');`).join("\n")}
+-- Keys matched only by a whole query (search-keys.ts, exactSearchKeyColumns: token contract
+-- addresses, decision 33), keyed by exactSearchKey: never read for a prefix or a substring.
+CREATE TABLE search_exact_keys (
+  key TEXT NOT NULL,
+  entity_type TEXT NOT NULL,
+  entity_id TEXT NOT NULL,
+  PRIMARY KEY (key, entity_type, entity_id)
+) WITHOUT ROWID;
 -- How many keys of each family hold each trigram: a substring search reads only the doclists of
 -- its query's rarest trigrams in that family and filters those keys with instr(). Keyed by trigram
 -- first, so that one lookup per trigram of the query gives every family's count.

@@ -23,3 +23,23 @@ export const SEARCH_KEY_TABLES = Object.fromEntries(
 
 /** The most keys one entity has in its family (one per searchable column; equal keys are one). */
 export const SEARCH_KEYS_PER_ENTITY = Math.max(...Object.values(searchKeyColumns).map(([, columns]) => columns.length));
+
+/**
+ * Keys a search matches only when the whole query equals them, never by prefix or substring
+ * (decision 33: token contract addresses). Each family's table, key column and entity id column;
+ * the compiler writes one row of search_exact_keys per value, as `exactSearchKey` keys it, and the
+ * server looks the query up there, keyed the same way.
+ */
+export const exactSearchKeyColumns: Partial<Record<SearchKeyFamily, [table: string, column: string, id: string]>> = {
+  token: ["token_contracts", "address", "token_id"],
+};
+
+const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+
+/**
+ * How an exact-only key is compared (decision 33): an EVM address (`0x` and 40 hex digits) whatever
+ * its case, anything else byte for byte. Applied to the stored value and to the trimmed query alike.
+ */
+export function exactSearchKey(value: string): string {
+  return EVM_ADDRESS.test(value) ? value.toLowerCase() : value;
+}

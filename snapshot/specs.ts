@@ -37,6 +37,8 @@ export const familySpecs: readonly FamilySpec[] = [
     name: "tokens",
     table: "tokens",
     lists: [
+      // One contract per chain, so the chain identifies it.
+      { name: "contracts", table: "token_contracts", parent: "token_id", key: ["chain_id"] },
       { name: "tokenomics", table: "tokenomics", parent: "token_id", key: [] },
       { name: "allocations", table: "tokenomics_allocations", parent: "token_id", key: ["position"] },
       { name: "vesting", table: "tokenomics_vesting", parent: "token_id", key: ["position"] },

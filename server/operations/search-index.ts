@@ -1,10 +1,13 @@
 // The search index shared by entity search (1) and people search (2): exact, then prefix, then
-// substring matches over search_keys, plus exact X handles through their keyed hash. Each family
+// substring matches over search_keys, plus exact X handles through their keyed hash and the
+// exact-only keys (token contract addresses, decision 33) of search_exact_keys. Each family
 // has its own key range and FTS index, so a search reads only the named families' candidates, and
 // no search examines more than SEARCH_CANDIDATE_LIMIT of them (decision 21).
 import type Database from "better-sqlite3";
 import { z } from "zod";
-import { SEARCH_KEY_FAMILIES, SEARCH_KEY_TABLES, SEARCH_KEYS_PER_ENTITY, type SearchKeyFamily } from "../../snapshot/search-keys.ts";
+import {
+  exactSearchKey, exactSearchKeyColumns, SEARCH_KEY_FAMILIES, SEARCH_KEY_TABLES, SEARCH_KEYS_PER_ENTITY, type SearchKeyFamily,
+} from "../../snapshot/search-keys.ts";
 import { handleSearchHash, normaliseHandle } from "../../snapshot/x-ids.ts";
 
 /** The six families of the spec: searched and echoed when a request names no `types`. */
@@ -34,6 +37,7 @@ export const SEARCH_CANDIDATE_LIMIT = 1_000;
 /** Trigram FTS cannot match fewer than 3 characters: 2-character queries get exact and prefix only. */
 const SUBSTRING_MIN_CHARS = 3;
 const HANDLE = /^@?[A-Za-z0-9_]{1,15}$/;
+const WHITESPACE = /\s/;
 /** A query without a single letter or digit (`*`, `%`, `_`, `.*`, `..`, spaces) would list everything. */
 const HAS_LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 
@@ -117,6 +121,15 @@ export function createSearchIndex(
     return counts;
   };
   const handleIndex = snapshot.prepare<[string], string>("SELECT x_account_id FROM x_handle_index WHERE handle_hash = ?").pluck();
+  // The exact-only keys of the named families that have them, in (family, id) order.
+  const exactOnly = _statements((keyed) => snapshot.prepare<[string], string | null>(`
+    SELECT ${entry(keyed)} FROM search_exact_keys c
+    WHERE c.key = ? AND c.entity_type IN (${keyed.map((family) => `'${family}'`).join(", ")})
+    ORDER BY c.entity_type, c.entity_id`).pluck());
+  // The lengths of the exact-only keys (ASCII: every address rule allows only ASCII, so SQLite's
+  // length is JavaScript's): a query of another length cannot equal one, so most searches skip
+  // the lookup, and the flag on each key-range row that marks where the exact keys end.
+  const exactKeyLengths = new Set(snapshot.prepare<[], number>("SELECT DISTINCT length(key) FROM search_exact_keys").pluck().all());
 
   return {
     search(text, families, limit) {
@@ -130,12 +143,22 @@ export function createSearchIndex(
         return hits.size >= limit;
       };
       const { handle } = entries;
-      let handleDone = !(families.has("x_account") && handle !== undefined && handleSearchKey !== undefined && HANDLE.test(key));
-      /** An exact handle ranks after exact keys and before prefixes. */
-      const addHandle = (): boolean => {
-        handleDone = true;
-        const id = handleIndex.get(handleSearchHash(handleSearchKey!, normaliseHandle(key)));
-        return id !== undefined && add(handle!(id));
+      const searchHandle = families.has("x_account") && handle !== undefined && handleSearchKey !== undefined && HANDLE.test(key);
+      // Exact-only keys are compared with the query as sent (trimmed), not lower-cased: only an EVM
+      // address is compared whatever its case (exactSearchKey). None holds a space.
+      const sent = text.trim();
+      const exactKeyed = !exactKeyLengths.has(sent.length) || WHITESPACE.test(sent) ? [] : keyed.filter((family) => exactSearchKeyColumns[family] !== undefined);
+      let exactExtrasDone = !searchHandle && exactKeyed.length === 0;
+      /** An exact handle, then the exact-only keys, rank after exact keys and before prefixes. */
+      const addExactExtras = (): boolean => {
+        exactExtrasDone = true;
+        if (searchHandle) {
+          const id = handleIndex.get(handleSearchHash(handleSearchKey!, normaliseHandle(key)));
+          if (id !== undefined && add(handle!(id))) return true;
+        }
+        if (exactKeyed.length === 0) return false;
+        for (const entry of exactOnly(exactKeyed).all(exactSearchKey(sent))) if (add(entry)) return true;
+        return false;
       };
       let examined = 0;
       if (keyed.length > 0) {
@@ -148,22 +171,22 @@ export function createSearchIndex(
         // range holds more than it.
         const rows = Math.min(SEARCH_KEYS_PER_ENTITY * limit, candidateLimit + 1);
         const first = Math.min(limit, rows);
-        let exactFirst = !handleDone;
+        let exactFirst = !exactExtrasDone;
         /** Takes one row; true when the search is over. */
         const take = (row: CandidateRow | string | null): boolean => {
           if (++examined > candidateLimit) return true;
           if (!exactFirst) return add(row as string | null);
           const [exact, entry] = row as CandidateRow;
-          return (!exact && !handleDone && addHandle()) || add(entry);
+          return (!exact && !exactExtrasDone && addExactExtras()) || add(entry);
         };
         const chunk = keyRange(keyed, exactFirst, first, 0).all(range);
         for (const row of chunk) if (take(row)) return [...hits];
         if (chunk.length === first && rows > first) {
-          exactFirst = !handleDone;
+          exactFirst = !exactExtrasDone;
           for (const row of keyRange(keyed, exactFirst, rows - first, first).iterate(range)) if (take(row)) return [...hits];
         }
       }
-      if (!handleDone && addHandle()) return [...hits];
+      if (!exactExtrasDone && addExactExtras()) return [...hits];
       // Fewer than three code units are fewer than three characters: no trigram (nor is there one
       // in a text of more code units but fewer characters; _trigramDocuments counts characters).
       if (key.length < SUBSTRING_MIN_CHARS) return [...hits];

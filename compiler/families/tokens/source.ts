@@ -2,6 +2,7 @@
 // and tokenomics whose every field carries its own verification time and confidence.
 import { z } from "zod";
 import { dateTime, entityId, field, internalFields, nonNegative, nullableField, slug, snakeCase, text, visibilityFields } from "../source-fields.ts";
+import { contractsSource } from "./contracts.ts";
 
 export const marketObservationSource = z.strictObject({
   observed_at: field(dateTime, "When the market data was observed: served only while less than 6 hours old; counts toward the reference time. Not written."),
@@ -97,6 +98,7 @@ export const tokenSource = z
       z.enum(["btc", "eth"]),
       "Marks the token whose price heads the market snapshot: `btc` or `eth`, at most one token each. Not written.",
     ),
+    contracts: contractsSource,
     ...visibilityFields,
     description: z.string().optional().describe("Accepted and never written: any string."),
     ...internalFields,
