@@ -24,11 +24,12 @@ export const characterCount = (value: string): number => {
   return n;
 };
 
-/** A string value as a message shows it: `"bit_financial"`, or `"aaaa…"… (245 characters)` when long. */
+/** A string value as a message shows it: `"bit_financial"`, or its first characters then `…` when long. */
 export function shown(value: string): string {
+  if (value.length <= SHOWN_CHARACTERS) return escaped(value);
   const characters = [...value];
   if (characters.length <= SHOWN_CHARACTERS) return escaped(value);
-  return `${escaped(characters.slice(0, SHOWN_CHARACTERS).join(""))}… (${characters.length} characters)`;
+  return `${escaped(characters.slice(0, SHOWN_CHARACTERS).join(""))}…`;
 }
 
 /** Any JSON value as a message shows it: a string quoted, a number as written, else what it is. */
@@ -39,6 +40,14 @@ export function shownValue(value: unknown): string {
   if (Array.isArray(value)) return `an array of ${value.length} item${value.length === 1 ? "" : "s"}`;
   if (typeof value === "object") return "an object";
   return String(value);
+}
+
+/** A value of the wrong type as a message names it: `the number 5`, `the string "5"`, `an object`. */
+export function shownKind(value: unknown): string {
+  if (typeof value === "string") return `the string ${shown(value)}`;
+  if (typeof value === "number") return `the number ${value}`;
+  if (typeof value === "boolean") return `the boolean ${value}`;
+  return shownValue(value);
 }
 
 /** One character as a message names it: `"_"`, `"₮" (U+20AE)`, or `U+200B` when it would not show. */
@@ -86,9 +95,29 @@ export function characterProblem(value: string, rule: CharacterRule): string | u
   return undefined;
 }
 
-/** `expected <rule>: <what is wrong>`, for a string that breaks a rule of characters (a non-string never reaches a pattern). */
-export function characterMessage(value: unknown, rule: CharacterRule, otherwise?: (value: string) => string | undefined): string {
+/** How a rule of characters explains itself beyond the characters and the length. */
+export interface RuleHelp {
+  /** Why a value of allowed characters and length still fails (its structure). */
+  structure?: (value: string) => string | undefined;
+  /** The value as it was probably meant, offered when it differs and keeps the rule. */
+  suggestion?: (value: string) => string | undefined;
+  /** The whole rule, to check a suggestion against. */
+  pattern?: RegExp;
+}
+
+/**
+ * `expected <rule>: <what is wrong>[; did you mean "<value>"?]`, for a string that breaks a rule
+ * of characters (a value that is not a string never reaches a pattern).
+ */
+export function characterMessage(value: unknown, rule: CharacterRule, help: RuleHelp = {}): string {
   if (typeof value !== "string") return `expected ${rule.expected}`;
-  const problem = characterProblem(value, rule) ?? otherwise?.(value) ?? shown(value);
-  return `expected ${rule.expected}: ${problem}`;
+  const problem = characterProblem(value, rule) ?? help.structure?.(value) ?? `${shown(value)} does not follow it`;
+  const suggestion = help.suggestion?.(value);
+  const offered = suggestion !== undefined && suggestion !== value && suggestion !== "" && (help.pattern?.test(suggestion) ?? true);
+  return `expected ${rule.expected}: ${problem}${offered ? `; did you mean ${shown(suggestion)}?` : ""}`;
+}
+
+/** Letters without their marks, lower-cased, every run of anything else one dash: `"Wrapped stETH 2.0"` → `"wrapped-steth-2-0"`. */
+export function asSlug(value: string): string {
+  return value.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "");
 }

@@ -40,7 +40,7 @@ test("compile fails with every problem on stderr and exit 1; compile and inspect
     'projects.jsonl:2: slug: duplicate slug "p-1" (first on line 1)',
     'projects.jsonl:3: id: duplicate id "p1" (first on line 1)',
     'tokens.jsonl:2: benchmark: duplicate benchmark "btc" (first on line 1)',
-    "x_accounts.jsonl:2: handle: duplicate X handle (first on line 1)",
+    'x_accounts.jsonl:2: handle: duplicate X handle "dup_handle" (case and @ ignored): 3 records use it, on lines 1, 2, 3; keep one, linked to the one entity the account speaks for',
   ]);
   const secretFile = privateFile(join(dir, "x-secret.txt"), FIXTURE_X_SECRET + "\n");
   const good = await cei(["compile", "--source", fixtureDir("valid"), "--out", out, "--as-of", "2026-03-01T12:00:00Z", "--x-secret-file", secretFile]);

@@ -32,7 +32,7 @@ export const chainId = z
         ? `expected a CAIP-2 chain id such as "eip155:1", not the number ${issue.input}: for the EVM chain ${issue.input}, write "eip155:${issue.input}"`
         : undefined,
   })
-  .regex(CAIP2, { error: (issue) => characterMessage(issue.input, chainIdRule, chainIdStructure) })
+  .regex(CAIP2, { error: (issue) => characterMessage(issue.input, chainIdRule, { structure: chainIdStructure }) })
   .refine((value) => !value.startsWith("eip155:") || EIP155_REFERENCE.test(value.slice(7)), {
     error: (issue) => `expected an eip155 chain id whose reference is the decimal EIP-155 chain id, such as "eip155:137": ${shown(String(issue.input))}`,
   })
@@ -83,7 +83,7 @@ const namespaceOf = (chain: string): string => chain.slice(0, chain.indexOf(":")
 export function addressProblem(chain: string, address: string): string | undefined {
   const rule = addressRules[namespaceOf(chain)] ?? otherAddress;
   if (rule.pattern.test(address)) return undefined;
-  return characterMessage(address, rule, rule.structure);
+  return characterMessage(address, rule, { structure: rule.structure });
 }
 
 /** JSON Schema for an editor: each known namespace's address pattern, and the generic one for the rest. */
