@@ -4,7 +4,9 @@
 import { STATUS_CODES } from "node:http";
 import { FastResponse } from "srvx/node";
 import { z } from "zod";
+import { holdings } from "../snapshot/curated.ts";
 import { isServable, precomputedFreshness } from "../snapshot/freshness.ts";
+import type { Route } from "./routes.ts";
 import type { LoadedSnapshot } from "./serving.ts";
 
 export interface PublicRequest {
@@ -12,6 +14,8 @@ export interface PublicRequest {
   /** The snapshot being served; undefined when none is (shutting down). */
   snapshot: LoadedSnapshot | undefined;
   now: number;
+  /** The operations the app serves (an unreleased one is not among them, and never named). */
+  routes: readonly Route[];
 }
 
 export interface PublicRoute {
@@ -36,6 +40,16 @@ const ready = z.strictObject({
       fresh: z.boolean().describe("Whether the operations built on it answer now."),
     }),
   ).describe("Each precomputed snapshot of the loaded file, by name."),
+  // Decision 28: what the loaded snapshot's sources curate, and what it therefore does not offer.
+  holds: z.strictObject({
+    families: z.array(z.string()).describe("The families at least one source record of the loaded snapshot curates (`projects`, `tokens`, ...)."),
+    precomputed: z.array(z.string()).describe("The precomputed snapshots at least one source record feeds (`market`, `fund_rankings`, ...), fresh or not."),
+  }).describe("What the loaded snapshot holds (product decision 28)."),
+  not_offered: z.array(z.strictObject({
+    operation: z.string().describe("The operation id, as in the document's `operationId`."),
+    method: z.enum(["GET", "POST"]),
+    path: z.string().describe("The operation's path, e.g. `/v1/funds/rankings`."),
+  })).describe("The operations no curated record feeds: each answers `404 NOT_FOUND` exactly like an unknown route until a snapshot that curates their data is published."),
 });
 const notReady = z.strictObject({ status: z.literal("not_ready") });
 
@@ -58,13 +72,20 @@ export const publicRoutes: readonly PublicRoute[] = [
 ];
 
 /** 200 with the loaded snapshot's hash and each precomputed snapshot's freshness; 503 with none loaded. */
-function readiness({ requestId, snapshot, now }: PublicRequest): Response {
+function readiness({ requestId, snapshot, now, routes }: PublicRequest): Response {
   if (snapshot === undefined) return respondPublic(requestId, 503, { status: "not_ready" });
   const precomputed: Record<string, { as_of: string | null; fresh_until: string | null; fresh: boolean }> = {};
   for (const [name, freshness] of Object.entries(precomputedFreshness(snapshot.snapshots))) {
     precomputed[name] = { ...freshness, fresh: isServable(name, freshness, now) };
   }
-  return respondPublic(requestId, 200, { status: "ready", snapshot: snapshot.contentHash, precomputed });
+  return respondPublic(requestId, 200, { status: "ready", snapshot: snapshot.contentHash, precomputed, ...offerings(snapshot, routes) });
+}
+
+/** What the snapshot holds and the served operations it does not offer (decision 28), in route-table order. */
+function offerings(snapshot: LoadedSnapshot, routes: readonly Route[]) {
+  const notOffered = routes.filter((route) => snapshot.routes[route.operation] === undefined)
+    .map((route) => ({ operation: route.operation, method: route.method, path: route.path.replace(/:(\w+)/g, "{$1}") }));
+  return { holds: holdings(snapshot.curated), not_offered: notOffered };
 }
 
 export function respondPublic(requestId: string, status: number, body: unknown): Response {

@@ -53,4 +53,5 @@ INSERT INTO news_entities
 `,
   search: "news",
   diff: "news",
+  curated: { news: "(SELECT count(*) FROM s_news)" },
 });

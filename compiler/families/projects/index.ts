@@ -19,6 +19,11 @@ export const projects = defineFamily({
   output: projectOutput,
   search: "project",
   diff: "projects",
+  curated: {
+    projects: "(SELECT count(*) FROM s_projects)",
+    project_tvl: "(SELECT count(*) FROM s_tvl)",
+    trending_projects: "(SELECT count(DISTINCT project_line) FROM s_trend_observations)",
+  },
   rankings: {
     trending_projects: {
       sql: `

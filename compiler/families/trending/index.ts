@@ -39,6 +39,11 @@ export const trending = defineFamily({
       reference_ineligible: `(SELECT count(*) FROM s_trending s WHERE NOT (day = 'live' AND observed_at < ${liveCutoff}) AND NOT ${eligibleEntity("s.entity_type", "s.entity_id")})`,
     };
   },
+  curated: {
+    trending: "(SELECT count(*) FROM s_trending)",
+    trending_live: "(SELECT count(*) FROM s_trending WHERE day = 'live')",
+    trending_days: "(SELECT count(*) FROM s_trending WHERE day <> 'live')",
+  },
   // The entities are ranked on a side thread; the live snapshot's as_of is read from what it copied in.
   sideRankings: trendingSql,
   rankings: {

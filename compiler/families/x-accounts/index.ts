@@ -59,4 +59,5 @@ INSERT INTO x_accounts SELECT xid, linked_type, linked_id FROM k_x ORDER BY xid;
 INSERT INTO x_handle_index SELECT handle_hash, xid FROM k_x ORDER BY handle_hash;
 `,
   diff: "x_accounts",
+  curated: { x_accounts: "(SELECT count(*) FROM s_x)" },
 });
