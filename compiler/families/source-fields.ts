@@ -30,7 +30,11 @@ export function patterned(pattern: RegExp, rule: CharacterRule, help: { structur
 const ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,159}$/;
 export const entityId = patterned(ID, {
   expected: "an id of 1-160 characters [A-Za-z0-9_.:-]", allowed: /[A-Za-z0-9_.:-]/, first: /[A-Za-z0-9]/, min: 1, max: 160,
-}, { suggestion: (value) => value.normalize("NFKD").replace(/\p{M}/gu, "").replace(/[^A-Za-z0-9_.:-]+/g, "_").replace(/^[^A-Za-z0-9]+|_+$/g, "") })
+}, {
+  // Marks dropped, each run of other characters one dash: "ageur-(wormhole)" → "ageur-wormhole".
+  suggestion: (value) => value.normalize("NFKD").replace(/\p{M}/gu, "").replace(/[^A-Za-z0-9_.:-]+/g, "-").replace(/-{2,}/g, "-")
+    .replace(/^[^A-Za-z0-9]+|[-_.:]+$/g, ""),
+})
   .describe("An id: 1-160 characters of A-Z, a-z, 0-9, `_ . : -`, starting with a letter or digit.");
 
 const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,158}[a-z0-9])?$/;

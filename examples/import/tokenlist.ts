@@ -35,6 +35,7 @@ import { tokenSource, type TokenSource } from "../../compiler/families/tokens/so
 import { xAccountSource, type XAccountSource } from "../../compiler/families/x-accounts/source.ts";
 import { formatIssues } from "../../compiler/issues.ts";
 import { asSlug } from "../../compiler/families/value-messages.ts";
+import { caip2OfListChain } from "../../compiler/families/tokens/contracts.ts";
 import { exactSearchKey } from "../../snapshot/search-keys.ts";
 
 /** One token of a tokenlists.org list (https://uniswap.org/tokenlist.schema.json); extensions are free-form. */
@@ -72,17 +73,8 @@ export interface ImportResult {
   merged: number;
 }
 
-const SOLANA_MAINNET = "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp";
-/** The numbers token lists give Solana: 101-103 (the Solana token list), 501000101 (Uniswap), 1000000001 (CoW Protocol). */
-export const DEFAULT_CHAINS: Readonly<Record<number, string>> = {
-  101: SOLANA_MAINNET,
-  102: "solana:4uhcVJyU9pJkvQyS88uRDiswHXSCkY3z",
-  103: "solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1",
-  501000101: SOLANA_MAINNET,
-  1000000001: SOLANA_MAINNET,
-};
-
-const chainOf = (chainId: number, chains: Readonly<Record<number, string>>): string => chains[chainId] ?? DEFAULT_CHAINS[chainId] ?? `eip155:${chainId}`;
+/** A list's chain number as a CAIP-2 chain id: `--chain` first, then the compiler's own reading (Solana's numbers, else EIP-155). */
+const chainOf = (chainId: number, chains: Readonly<Record<number, string>>): string => chains[chainId] ?? caip2OfListChain(chainId);
 
 const text = (value: unknown): string | undefined => (typeof value === "string" && value.trim() !== "" ? value.trim() : undefined);
 
@@ -272,7 +264,7 @@ function parseChains(values: readonly string[]): Record<number, string> {
   const chains: Record<number, string> = {};
   for (const value of values) {
     const match = /^(\d+)=([-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32})$/.exec(value);
-    if (match === null) throw new Error(`--chain: expected <number>=<CAIP-2 chain id>, such as 101=${SOLANA_MAINNET}, not ${JSON.stringify(value)}`);
+    if (match === null) throw new Error(`--chain: expected <number>=<CAIP-2 chain id>, such as 101=${caip2OfListChain(101)}, not ${JSON.stringify(value)}`);
     chains[Number(match[1])] = match[2]!;
   }
   return chains;

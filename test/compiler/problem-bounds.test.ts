@@ -43,6 +43,11 @@ test("problemKind: the family file, the path without indexes, the message withou
   expect(problemKind("funds.jsonl", "(root)", "invalid UTF-8 at byte 5 of the line (byte 48 of the file): 0xE9 (\"é\" in Latin-1); save the file as UTF-8"))
     .toBe('funds.jsonl: (root): invalid UTF-8 at byte … of the line (byte … of the file): 0x… ("…" in Latin-1); save the file as UTF-8');
   expect(problemKind("notes-17.txt", "(root)", "not a family file, so not read: did you mean notes.jsonl?")).toBe("*: (root): not a family file, so not read: did you mean notes.jsonl?");
+  // A character is one value, however it is shown.
+  expect(problemKind("tokens.jsonl", "symbol", 'expected a symbol: "a b" has " " (a space) at character 2'))
+    .toBe(problemKind("tokens.jsonl", "symbol", 'expected a symbol: "a₮" has "₮" (U+20AE) at character 2'));
+  expect(problemKind("tokens.jsonl", "symbol", 'expected a symbol: "a₮" has "₮" (U+20AE) at character 2'))
+    .toBe(problemKind("tokens.jsonl", "symbol", 'expected a symbol: "a!" has "!" at character 2'));
   // A list of lines is one value, however long.
   expect(problemKind("x_accounts.jsonl", "handle", 'duplicate X handle "a": 12 records use it, on lines 1, 2, 3, …; keep one'))
     .toBe(problemKind("x_accounts.jsonl", "handle", 'duplicate X handle "b": 2 records use it, on lines 4, 9; keep one'));

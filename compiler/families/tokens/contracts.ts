@@ -24,13 +24,34 @@ function chainIdStructure(value: string): string | undefined {
   return undefined;
 }
 
+const SOLANA_MAINNET = "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp";
+
+/**
+ * The numbers token lists give chains that have no EIP-155 id: 101-103 in the Solana token list,
+ * 501000101 in Uniswap's, 1000000001 in CoW Protocol's; any other number is an EIP-155 chain id.
+ */
+export const LIST_CHAIN_NUMBERS: Readonly<Record<number, string>> = {
+  101: SOLANA_MAINNET,
+  102: "solana:4uhcVJyU9pJkvQyS88uRDiswHXSCkY3z",
+  103: "solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1",
+  501000101: SOLANA_MAINNET,
+  1000000001: SOLANA_MAINNET,
+};
+
+/** A tokenlists.org `chainId` as a CAIP-2 chain id. */
+export const caip2OfListChain = (chainId: number): string => LIST_CHAIN_NUMBERS[chainId] ?? `eip155:${chainId}`;
+
+/** A chain id written as a tokenlists.org number: which CAIP-2 id that number means. */
+function chainNumberMessage(input: number): string {
+  const known = LIST_CHAIN_NUMBERS[input];
+  const meant = known === undefined ? `for the EVM chain ${input}, write "eip155:${input}"` : `token lists use ${input} for ${known.split(":")[0]}: write "${known}"`;
+  return `expected a CAIP-2 chain id such as "eip155:1", not the number ${input}: ${meant}`;
+}
+
 export const chainId = z
   .string({
     // A tokenlists.org `chainId` is a number: say how to write it.
-    error: (issue) =>
-      typeof issue.input === "number" && Number.isSafeInteger(issue.input) && issue.input > 0
-        ? `expected a CAIP-2 chain id such as "eip155:1", not the number ${issue.input}: for the EVM chain ${issue.input}, write "eip155:${issue.input}"`
-        : undefined,
+    error: (issue) => (typeof issue.input === "number" && Number.isSafeInteger(issue.input) && issue.input > 0 ? chainNumberMessage(issue.input) : undefined),
   })
   .regex(CAIP2, { error: (issue) => characterMessage(issue.input, chainIdRule, { structure: chainIdStructure }) })
   .refine((value) => !value.startsWith("eip155:") || EIP155_REFERENCE.test(value.slice(7)), {
