@@ -156,6 +156,8 @@ test("a compile that would empty a family is refused with what would change; --a
     "summary",
     "  events      4 removed",
     "  manifest    17 entries changed",
+    "warnings (1)",
+    "  shrink: events: 4 → 0 records (−100%), more than 5%",
     `cei compile: 1 problem(s); ${out} was not written`,
     "",
   ].join("\n"));
@@ -165,6 +167,9 @@ test("a compile that would empty a family is refused with what would change; --a
   const lines = accepted.stdout.split("\n");
   // With events.jsonl empty, no record feeds the event operation (decision 28).
   expect(lines).toContain("not offered (no curated record feeds them; they answer 404 as an unknown route): get_event");
-  expect(lines.slice(-5)).toEqual([`against the earlier snapshot at ${out}:`, "summary", "  events      4 removed", "  manifest    17 entries changed", ""]);
+  expect(lines.slice(-7)).toEqual([
+    `against the earlier snapshot at ${out}:`, "summary", "  events      4 removed", "  manifest    17 entries changed",
+    "warnings (1)", "  shrink: events: 4 → 0 records (−100%), more than 5%", "",
+  ]);
   expect((await compile()).stdout.split("\n").slice(-3)).toEqual([`against the earlier snapshot at ${out}:`, "no differences", ""]);
 });
