@@ -35,8 +35,7 @@ import { tokenSource, type TokenSource } from "../../compiler/families/tokens/so
 import { xAccountSource, type XAccountSource } from "../../compiler/families/x-accounts/source.ts";
 import { formatIssues } from "../../compiler/issues.ts";
 import { asSlug } from "../../compiler/families/value-messages.ts";
-import { caip2OfListChain } from "../../compiler/families/tokens/contracts.ts";
-import { exactSearchKey } from "../../snapshot/search-keys.ts";
+import { addressKey, caip2OfListChain } from "../../compiler/families/tokens/contracts.ts";
 
 /** One token of a tokenlists.org list (https://uniswap.org/tokenlist.schema.json); extensions are free-form. */
 export interface ListToken {
@@ -120,7 +119,7 @@ export function importTokenLists(lists: ReadonlyArray<{ file: string; list: Toke
   const byKey = new Map<string, Group>();
   let entries = 0;
   let merged = 0;
-  const contractKey = (chain: string, address: string) => `${chain} ${exactSearchKey(address)}`;
+  const contractKey = (chain: string, address: string) => `${chain} ${addressKey(address)}`;
   /** The contracts an entry's `extensions.bridgeInfo` names (Uniswap's lists): `{"<chainId>": {"tokenAddress": "0x…"}}`. */
   const bridgesOf = (token: ListToken): Array<[chain: string, address: string]> => {
     const bridges = token.extensions?.bridgeInfo;
@@ -195,7 +194,7 @@ export function importTokenLists(lists: ReadonlyArray<{ file: string; list: Toke
     const firstChain = group.entries[0]!.chain;
     const description = text(first.extensions?.description);
     const record: TokenSource = {
-      id: `${firstChain}:${exactSearchKey(first.address)}`,
+      id: `${firstChain}:${addressKey(first.address)}`,
       slug,
       symbol: first.symbol,
       name: first.name.trim(),

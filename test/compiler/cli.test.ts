@@ -155,7 +155,7 @@ test("a compile that would empty a family is refused with what would change; --a
     `what would change in ${out}:`,
     "summary",
     "  events      4 removed",
-    "  manifest    17 entries changed",
+    "  manifest    18 entries changed",
     "warnings (1)",
     "  shrink: events: 4 → 0 records (−100%), more than 5%",
     `cei compile: 1 problem(s); ${out} was not written`,
@@ -168,7 +168,7 @@ test("a compile that would empty a family is refused with what would change; --a
   // With events.jsonl empty, no record feeds the event operation (decision 28).
   expect(lines).toContain("not offered (no curated record feeds them; they answer 404 as an unknown route): get_event");
   expect(lines.slice(-7)).toEqual([
-    `against the earlier snapshot at ${out}:`, "summary", "  events      4 removed", "  manifest    17 entries changed",
+    `against the earlier snapshot at ${out}:`, "summary", "  events      4 removed", "  manifest    18 entries changed",
     "warnings (1)", "  shrink: events: 4 → 0 records (−100%), more than 5%", "",
   ]);
   expect((await compile()).stdout.split("\n").slice(-3)).toEqual([`against the earlier snapshot at ${out}:`, "no differences", ""]);

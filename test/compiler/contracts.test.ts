@@ -47,16 +47,16 @@ describe("token contracts", () => {
       expect(kept).toEqual(Array.from({ length: 20 }, (_, i) => `eip155:${i + 1}`));
       expect((manifestOf(db).excluded as Record<string, Record<string, number>>).tokens!.over_list_cap).toBe(3);
       expect(rows(db, "SELECT count(*) AS n FROM token_contracts WHERE token_id = 'tok_gone'")).toEqual([{ n: 0 }]);
-      // EVM addresses keyed in lower case; any other as curated.
-      expect(rows(db, "SELECT key FROM search_exact_keys WHERE entity_id = 'tok_usdc' ORDER BY key")).toEqual([
+      // Exact-only keys: EVM addresses folded (lower case), any other raw (stored after U+0001).
+      expect(rows(db, "SELECT key FROM search_exact WHERE entity_id = 'tok_usdc' AND (key LIKE '0x%' OR substr(key, 1, 1) = char(1)) ORDER BY key")).toEqual([
+        { key: "\u000117208628f84f5d6ad33f0da3bbbeb27ffcb398eac501a31bd6ad2011e36133a1" },
+        { key: "\u0001EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v" },
         { key: "0x3c499c542cef5e3811e1192ce70d8cc03d5c3359" },
         { key: "0x8ac76a51cc950d9822d68b83fe1ad97b32cd580d" },
-        { key: "17208628f84f5d6ad33f0da3bbbeb27ffcb398eac501a31bd6ad2011e36133a1" },
-        { key: "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v" },
       ]);
-      expect(rows(db, "SELECT count(*) AS n FROM search_exact_keys WHERE entity_id = 'tok_many'")).toEqual([{ n: 20 }]);
-      // Never a prefix or substring key.
-      expect(rows(db, "SELECT count(*) AS n FROM search_keys WHERE key LIKE '0x%' OR key LIKE 'epj%'")).toEqual([{ n: 0 }]);
+      expect(rows(db, "SELECT count(*) AS n FROM search_exact WHERE entity_id = 'tok_many' AND key LIKE '0x%'")).toEqual([{ n: 20 }]);
+      // Never a word, prefix or substring key.
+      expect(rows(db, "SELECT count(*) AS n FROM search_entities WHERE name LIKE '%0x%' OR slug LIKE '%0x%'")).toEqual([{ n: 0 }]);
     } finally {
       db.close();
     }

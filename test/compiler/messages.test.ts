@@ -296,6 +296,16 @@ const rows: Row[] = [
   row("trending", ["summary"], 1, "expected a string, not the number 1"),
   row("trending", ["clicks"], null, "expected a number, not null"),
 
+  // Search prominence, the same rule in every searchable family.
+  row("projects", ["prominence"], 0, "expected a number >= 1, not 0"),
+  row("tokens", ["prominence"], 1001, "expected a number <= 1000, not 1001"),
+  row("people", ["prominence"], 2.5, "expected an integer, not 2.5"),
+  row("funds", ["prominence"], "high", 'expected a number, not the string "high"'),
+  row("stocks", ["prominence"], -1, "expected a number >= 1, not -1"),
+  row("news", ["prominence"], true, "expected a number, not the boolean true"),
+  row("events", ["prominence"], "500", 'expected a number, not the string "500"'),
+  row("x_accounts", ["prominence"], 5000, "expected a number <= 1000, not 5000"),
+
   // The internal fields, the same in every record and nested object that takes them.
   row("funds", ["sources"], "https://a.example", 'expected an array, not the string "https://a.example"'),
   row("funds", ["sources"], [{ title: "t" }], "required", "sources[0].url"),

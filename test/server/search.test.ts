@@ -63,7 +63,7 @@ describe("search_entities", () => {
     expect(await results({ q: "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48" })).toEqual(usdc);
     expect(await results({ q: "0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48", types: ["token"] })).toEqual(usdc);
     expect(await results({ q: " 0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48 " })).toEqual(usdc);
-    expect(await results({ q: "0XA0B86991C6218B36C1D19D4A2E9EB0CE3606EB48" })).toEqual([]);
+    expect(await results({ q: "0XA0B86991C6218B36C1D19D4A2E9EB0CE3606EB48" })).toEqual(usdc);
     expect(await results({ q: "0xA0B86991C6218B36C1D19D4A2E9EB0CE3606EB48" })).toEqual(usdc);
     expect(await results({ q: "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v" })).toEqual(usdc);
     expect(await results({ q: "epjfwdd5aufqssqem2qn1xzybapc8g4weggkzwytdt1v" })).toEqual([]);

@@ -100,6 +100,15 @@ export const addressRules: Readonly<Record<string, AddressRule>> = { eip155: evm
 
 const namespaceOf = (chain: string): string => chain.slice(0, chain.indexOf(":"));
 
+/**
+ * An address as two contracts are compared (decision 33): an EVM address (`0x` and 40 hex digits)
+ * whatever its case, anything else byte for byte. One token per contract is checked by it; search
+ * compares the same way (snapshot/search-keys.ts: EVM chains' addresses folded, others raw).
+ */
+export function addressKey(address: string): string {
+  return /^0x[0-9a-fA-F]{40}$/.test(address) ? address.toLowerCase() : address;
+}
+
 /** Why `address` is not an address of `chain`'s namespace; undefined when it is one. */
 export function addressProblem(chain: string, address: string): string | undefined {
   const rule = addressRules[namespaceOf(chain)] ?? otherAddress;

@@ -1,7 +1,7 @@
 // Tokens: identity, the market observation that places a token in the top-200 universe,
 // and tokenomics whose every field carries its own verification time and confidence.
 import { z } from "zod";
-import { dateTime, entityId, field, internalFields, nonNegative, nullableField, patterned, slug, snakeCase, text, visibilityFields } from "../source-fields.ts";
+import { dateTime, entityId, field, internalFields, nonNegative, nullableField, patterned, searchFields, slug, snakeCase, text, visibilityFields } from "../source-fields.ts";
 import { contractsSource } from "./contracts.ts";
 
 export const marketObservationSource = z.strictObject({
@@ -98,6 +98,7 @@ export const tokenSource = z
     ),
     contracts: contractsSource,
     ...visibilityFields,
+    ...searchFields,
     description: z.string().optional().describe("Accepted and never written: any string."),
     ...internalFields,
     market: nullableField(marketObservationSource, "The token's latest market observation: places the token in the top-200 universe."),

@@ -2,7 +2,7 @@
 // tokenomics field, and one per allocation, vesting schedule and utility.
 import type { Json, Staging } from "../define.ts";
 import { bit, list, nullable } from "../_values.ts";
-import { exactSearchKey } from "../../../snapshot/search-keys.ts";
+import { addressKey } from "./contracts.ts";
 
 type Table = "s_tokens" | "s_token_contracts" | "s_tokenomics_fields" | "s_allocations" | "s_vesting" | "s_utilities";
 
@@ -19,7 +19,7 @@ export const tokenStaging: Staging<Table> = {
       line: "INTEGER", id: "TEXT", slug: "TEXT", symbol: "TEXT", name: "TEXT", project_id: "TEXT", benchmark: "TEXT",
       hidden: "INTEGER", deleted: "INTEGER", observed_at: "DATETIME", rank: "NUMERIC", price_usd: "NUMERIC",
       market_cap_usd: "NUMERIC", volume_24h_usd: "NUMERIC", change_24h_pct: "NUMERIC", change_7d_pct: "NUMERIC",
-      market_eligible: "INTEGER",
+      market_eligible: "INTEGER", prominence: "INTEGER",
     },
     s_token_contracts: {
       token_line: "INTEGER", idx: "INTEGER", chain_id: "TEXT", namespace: "TEXT", reference_number: "INTEGER", address: "TEXT", address_key: "TEXT",
@@ -36,11 +36,11 @@ export const tokenStaging: Staging<Table> = {
     const m = r.market as Json | null;
     to("s_tokens").push(line, r.id, r.slug, r.symbol, r.name, nullable(r.project_id), nullable(r.benchmark), bit(r.hidden), bit(r.deleted),
       nullable(m?.observed_at), nullable(m?.rank), nullable(m?.price_usd), nullable(m?.market_cap_usd), nullable(m?.volume_24h_usd),
-      nullable(m?.change_24h_pct), nullable(m?.change_7d_pct), m === null ? 1 : bit(m.market_eligible));
+      nullable(m?.change_24h_pct), nullable(m?.change_7d_pct), m === null ? 1 : bit(m.market_eligible), nullable(r.prominence));
     list(r.contracts).forEach((c, i) => {
       const chainId = c.chain_id as string;
       const address = c.address as string;
-      to("s_token_contracts").push(line, i, chainId, ...chainOrder(chainId), address, exactSearchKey(address));
+      to("s_token_contracts").push(line, i, chainId, ...chainOrder(chainId), address, addressKey(address));
     });
     const t = r.tokenomics as Record<string, Json | undefined> | null;
     if (t === null) return;

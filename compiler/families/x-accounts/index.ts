@@ -17,11 +17,12 @@ export const xAccounts = defineFamily({
       // `handle` as written, for problems only: staging is scratch, and the output never reads it.
       s_x: {
         line: "INTEGER", xid: "TEXT", handle_hash: "TEXT", handle: "TEXT", linked_type: "TEXT", linked_id: "TEXT", hidden: "INTEGER", deleted: "INTEGER",
+        prominence: "INTEGER",
       },
     },
     rows(r, line, to, xid, handleHash) {
       const linked = r.linked_entity as Json | null;
-      to("s_x").push(line, xid, handleHash, r.handle, nullable(linked?.type), nullable(linked?.id), bit(r.hidden), bit(r.deleted));
+      to("s_x").push(line, xid, handleHash, r.handle, nullable(linked?.type), nullable(linked?.id), bit(r.hidden), bit(r.deleted), nullable(r.prominence));
     },
     indexSql: "CREATE INDEX s_x_id ON s_x (xid);",
   },
@@ -58,6 +59,7 @@ CREATE INDEX kept.k_x_id ON k_x (xid);`,
 INSERT INTO x_accounts SELECT xid, linked_type, linked_id FROM k_x ORDER BY xid;
 INSERT INTO x_handle_index SELECT handle_hash, xid FROM k_x ORDER BY handle_hash;
 `,
+  search: { layout: "x_account", curated: { table: "k_x", id: "xid" } },
   diff: "x_accounts",
   curated: { x_accounts: "(SELECT count(*) FROM s_x)" },
 });

@@ -1,6 +1,6 @@
 // X accounts: the handle is read to derive an opaque id and a search hash, and never written.
 import { z } from "zod";
-import { entityId, field, internalFields, nullableField, patterned, visibilityFields } from "../source-fields.ts";
+import { entityId, field, internalFields, nullableField, patterned, searchFields, visibilityFields } from "../source-fields.ts";
 
 /** A handle written as a profile URL (`https://x.com/foo`, `twitter.com/foo?lang=en`) or with a query: the handle alone. */
 function handleInside(value: string): string | undefined {
@@ -25,6 +25,7 @@ export const xAccountSource = z
       "The project or person the account belongs to, `{type: project|person, id}`. Written.",
     ),
     ...visibilityFields,
+    ...searchFields,
     profile_url: z.string().optional().describe("Accepted and never written: any string (not checked as a URL)."),
     display_name: z.string().optional().describe("Accepted and never written: any string."),
     bio: z.string().optional().describe("Accepted and never written: any string."),
