@@ -96,7 +96,7 @@ export const eligibilityRules: readonly EligibilityRule[] = [
   { id: "trend_observation_stale", appliesTo: "project trend observations", excludedWhen: "latest observation older than 24 hours" },
   { id: "trending_signal_stale", appliesTo: "live trending signals", excludedWhen: "`observed_at` older than 2 hours" },
   { id: "reference_ineligible", appliesTo: "links to an excluded record (news entities, investments, roles, trending entries, token→project)", excludedWhen: "the target was excluded; the link is dropped" },
-  { id: "over_list_cap", appliesTo: "lists capped at 20 (features, events, rounds, investments, roles)", excludedWhen: "beyond the 20 kept" },
+  { id: "over_list_cap", appliesTo: "lists capped at 20 (features, events, rounds, investments, roles, token contracts)", excludedWhen: "beyond the 20 kept" },
 ];
 
 /** ISO string of compiledAt minus a duration: records observed strictly before it are stale. */

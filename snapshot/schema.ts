@@ -12,7 +12,7 @@
 import { NAMED_SEARCH_FAMILIES } from "./search-keys.ts";
 
 /** Bumped whenever a table or column changes meaning; the server refuses other versions. */
-export const SNAPSHOT_FORMAT_VERSION = 5;
+export const SNAPSHOT_FORMAT_VERSION = 6;
 
 export const snapshotTables = `
 CREATE TABLE manifest (
@@ -87,6 +87,16 @@ CREATE TABLE tokens (
   slug TEXT NOT NULL,
   symbol TEXT NOT NULL,
   name TEXT NOT NULL
+) WITHOUT ROWID;
+
+-- Where each token lives: at most 20 per token (decision 33), ordered by chain: namespace, then
+-- the reference as a number when it is one (eip155:56 before eip155:137), then the chain id.
+CREATE TABLE token_contracts (
+  token_id TEXT NOT NULL,
+  position INTEGER NOT NULL,
+  chain_id TEXT NOT NULL,          -- CAIP-2, e.g. eip155:1
+  address TEXT NOT NULL,           -- as curated
+  PRIMARY KEY (token_id, position)
 ) WITHOUT ROWID;
 
 -- Present only when at least one tokenomics field passed the freshness and confidence rules.

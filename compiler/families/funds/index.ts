@@ -37,6 +37,7 @@ CREATE INDEX kept.k_funds_id ON k_funds (id);`,
   output: "INSERT INTO funds SELECT id, slug, name, fund_type FROM k_funds ORDER BY id;",
   search: { layout: "fund", curated: { table: "k_funds", id: "id" } },
   diff: "funds",
+  curated: { funds: "(SELECT count(*) FROM s_funds)", fund_rankings: "(SELECT count(*) FROM s_funds)" },
   rankings: {
     fund_rankings: {
       sql: `

@@ -17,8 +17,7 @@ export const investmentSource = z
 export const roleSource = z
   .strictObject({
     project_id: field(entityId, "The project the person works for: must name a record of projects.jsonl. Written (as the project)."),
-    /** Titles are kept for curators and never written. */
-    title: z.string().optional().describe("The person's title: accepted and never written."),
+    title: z.string().optional().describe("Accepted and never written: the person's title, any string."),
     is_current: z.boolean().describe("Whether the person still holds the role. Written."),
     started_at: nullableField(date, "When the role started: orders the roles. Not written."),
     ...internalFields,

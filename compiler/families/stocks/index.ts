@@ -34,6 +34,7 @@ export const stocks = defineFamily({
   output: "INSERT INTO stocks SELECT id, slug, name, ticker, exchange, region, crypto_angle, ipo_date, is_pre_ipo FROM k_stocks ORDER BY id;",
   search: { layout: "stock", curated: { table: "k_stocks", id: "id" } },
   diff: "stocks",
+  curated: { stocks: "(SELECT count(*) FROM s_stocks)", stock_rankings: "(SELECT count(*) FROM s_stocks)" },
   rankings: {
     stock_rankings: {
       sql: `
