@@ -6,6 +6,7 @@ import { closeSync, existsSync, fsyncSync, openSync, renameSync, rmSync, statSyn
 import { dirname, join } from "node:path";
 import Database from "better-sqlite3";
 import { crossRecordChecks } from "./checks.ts";
+import { curatedCounts, notPublishedCounts } from "./curated.ts";
 import { eligibilitySql, exclusionCountsQuery, exclusionRecord } from "./eligibility.ts";
 import { contentHash, manifestEntries, writeManifest } from "./manifest.ts";
 import { entityOutputSql, registerFamilyFunctions } from "./output.ts";
@@ -272,7 +273,7 @@ async function buildSnapshot(out: Database.Database, options: BuildOptions): Pro
     // After the trending snapshots: their appearances are a prominence signal (decision 29).
     out.exec(searchIndexSql);
     progress?.("search index built");
-    const entries = manifestEntries(out, { excluded });
+    const entries = manifestEntries(out, { excluded, curated: curatedCounts(out), notPublished: notPublishedCounts(out, options.staging.map((s) => s.name)) });
     out.exec("COMMIT");
     const stale = staleSnapshotProblems(out, compiledAt, excluded);
     return { entries: { ...entries, reference_time: compiledAt.toISOString() }, referenceTime: compiledAt, stale };

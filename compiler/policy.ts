@@ -106,7 +106,7 @@ export const eligibilityRules: readonly EligibilityRule[] = [
   },
   {
     id: "over_list_cap",
-    appliesTo: "lists capped at 20 (features, events, rounds, investments, roles, narrative projects and timelines, fund portfolios and partners, stock stories)",
+    appliesTo: "lists capped at 20 (features, events, rounds, investments, roles, token contracts, narrative projects and timelines, fund portfolios and partners, stock stories)",
     excludedWhen: "beyond the 20 kept",
   },
 ];

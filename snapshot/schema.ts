@@ -11,14 +11,8 @@
 //   20 rows kept per list.
 import { NAMED_SEARCH_FAMILIES } from "./search-keys.ts";
 
-/**
- * Bumped whenever a table or column changes meaning; the server refuses other versions.
- * Format 6: the entity graph (decisions 30 and 31): narratives and their ranking, tokens name their
- * project, each vesting schedule's unlock plan, funds' portfolios and partners, stocks' stories,
- * news and trending entities that name stocks and narratives; a server of format 5 could serve
- * none of these operations from it.
- */
-export const SNAPSHOT_FORMAT_VERSION = 6;
+/** Bumped whenever a table or column changes meaning; the server refuses other versions. */
+export const SNAPSHOT_FORMAT_VERSION = 7;
 
 export const snapshotTables = `
 CREATE TABLE manifest (
@@ -94,6 +88,16 @@ CREATE TABLE tokens (
   symbol TEXT NOT NULL,
   name TEXT NOT NULL,
   project_id TEXT                  -- the issuing project when it is served, else NULL
+) WITHOUT ROWID;
+
+-- Where each token lives: at most 20 per token (decision 33), ordered by chain: namespace, then
+-- the reference as a number when it is one (eip155:56 before eip155:137), then the chain id.
+CREATE TABLE token_contracts (
+  token_id TEXT NOT NULL,
+  position INTEGER NOT NULL,
+  chain_id TEXT NOT NULL,          -- CAIP-2, e.g. eip155:1
+  address TEXT NOT NULL,           -- as curated
+  PRIMARY KEY (token_id, position)
 ) WITHOUT ROWID;
 
 -- Present only when at least one tokenomics field passed the freshness and confidence rules.

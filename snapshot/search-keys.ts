@@ -39,7 +39,15 @@ export const searchLayout: Record<SearchKeyFamily, SearchFamilyLayout> = {
     // A project is found by its own token's symbol (decision 29).
     exactFrom: [{ sql: "SELECT project_id AS entity_id, symbol AS key FROM k_tokens WHERE project_id IS NOT NULL" }],
   },
-  token: { table: "tokens", name: "name", slug: "slug", exact: ["id", "symbol"] },
+  token: {
+    table: "tokens", name: "name", slug: "slug", exact: ["id", "symbol"],
+    // The whole address of a written contract (decision 33): on an EVM chain in any case (folded),
+    // on any other byte for byte (a Solana address in other letters is another address).
+    exactFrom: [
+      { sql: "SELECT token_id AS entity_id, address AS key FROM main.token_contracts WHERE chain_id LIKE 'eip155:%'" },
+      { sql: "SELECT token_id AS entity_id, address AS key FROM main.token_contracts WHERE chain_id NOT LIKE 'eip155:%'", raw: true },
+    ],
+  },
   fund: { table: "funds", name: "name", slug: "slug", exact: ["id"] },
   stock: { table: "stocks", name: "name", slug: "slug", exact: ["id", "ticker"] },
   person: { table: "people", name: "full_name", slug: "slug", exact: ["id"], where: "is_search_candidate = 1" },

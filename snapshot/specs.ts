@@ -66,6 +66,8 @@ export const familySpecs: readonly FamilySpec[] = [
     label: "name",
     slug: "slug",
     lists: [
+      // One contract per chain, so the chain identifies it.
+      { name: "contracts", table: "token_contracts", parent: "token_id", key: ["chain_id"] },
       { name: "tokenomics", table: "tokenomics", parent: "token_id", key: [], types: { as_of: "datetime" } },
       { name: "allocations", table: "tokenomics_allocations", parent: "token_id", key: ["position"] },
       { name: "vesting", table: "tokenomics_vesting", parent: "token_id", key: ["position"], types: { start_at: "datetime", cliff_at: "datetime", end_at: "datetime" } },

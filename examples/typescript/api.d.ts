@@ -15,7 +15,7 @@ export interface paths {
         put?: never;
         /**
          * Search entities
-         * @description Needs the `search` scope. Costs 2 credits per successful call; errors cost nothing. The body is `application/json`, at most 16384 bytes; unknown fields are refused with 422.
+         * @description Needs the `search` scope. Costs 2 credits per successful call; errors cost nothing. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. The body is `application/json`, at most 16384 bytes; unknown fields are refused with 422.
          */
         post: operations["search_entities"];
         delete?: never;
@@ -33,7 +33,7 @@ export interface paths {
         };
         /**
          * Search people
-         * @description Needs the `people` scope. Costs 2 credits per successful call; errors cost nothing. Unknown or repeated query parameters are refused with 422.
+         * @description Needs the `people` scope. Costs 2 credits per successful call; errors cost nothing. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
          */
         get: operations["search_people"];
         put?: never;
@@ -53,7 +53,7 @@ export interface paths {
         };
         /**
          * Get person investments
-         * @description Needs the `people` scope. Costs 1 credit per successful call; errors cost nothing. Unknown or repeated query parameters are refused with 422.
+         * @description Needs the `people` scope. Costs 1 credit per successful call; errors cost nothing. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
          */
         get: operations["get_person_investments"];
         put?: never;
@@ -73,7 +73,7 @@ export interface paths {
         };
         /**
          * Get person roles
-         * @description Needs the `people` scope. Costs 1 credit per successful call; errors cost nothing. Unknown or repeated query parameters are refused with 422.
+         * @description Needs the `people` scope. Costs 1 credit per successful call; errors cost nothing. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
          */
         get: operations["get_person_roles"];
         put?: never;
@@ -93,7 +93,7 @@ export interface paths {
         };
         /**
          * Get project
-         * @description Needs the `projects` scope. Costs 1 credit per successful call; errors cost nothing. Unknown or repeated query parameters are refused with 422.
+         * @description Needs the `projects` scope. Costs 1 credit per successful call; errors cost nothing. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
          */
         get: operations["get_project"];
         put?: never;
@@ -113,7 +113,7 @@ export interface paths {
         };
         /**
          * Get project features
-         * @description Needs the `projects` scope. Costs 1 credit per successful call; errors cost nothing. Unknown or repeated query parameters are refused with 422.
+         * @description Needs the `projects` scope. Costs 1 credit per successful call; errors cost nothing. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
          */
         get: operations["get_project_features"];
         put?: never;
@@ -133,7 +133,7 @@ export interface paths {
         };
         /**
          * Get project events
-         * @description Needs the `projects` scope. Costs 1 credit per successful call; errors cost nothing. Unknown or repeated query parameters are refused with 422.
+         * @description Needs the `projects` scope. Costs 1 credit per successful call; errors cost nothing. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
          */
         get: operations["get_project_events"];
         put?: never;
@@ -153,7 +153,7 @@ export interface paths {
         };
         /**
          * Get project funding
-         * @description Needs the `projects` scope. Costs 1 credit per successful call; errors cost nothing. Unknown or repeated query parameters are refused with 422.
+         * @description Needs the `projects` scope. Costs 1 credit per successful call; errors cost nothing. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
          */
         get: operations["get_project_funding"];
         put?: never;
@@ -173,7 +173,7 @@ export interface paths {
         };
         /**
          * Get project market
-         * @description Needs the `projects` scope. Costs 1 credit per successful call; errors cost nothing. Unknown or repeated query parameters are refused with 422.
+         * @description Needs the `projects` scope. Costs 1 credit per successful call; errors cost nothing. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
          */
         get: operations["get_project_market"];
         put?: never;
@@ -193,7 +193,7 @@ export interface paths {
         };
         /**
          * Get tokenomics
-         * @description Needs the `tokens` scope. Costs 1 credit per successful call; errors cost nothing. Unknown or repeated query parameters are refused with 422.
+         * @description Needs the `tokens` scope. Costs 1 credit per successful call; errors cost nothing. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
          */
         get: operations["get_tokenomics"];
         put?: never;
@@ -213,7 +213,7 @@ export interface paths {
         };
         /**
          * List market top movers
-         * @description Needs the `markets` scope. Costs 1 credit per successful call; errors cost nothing. Unknown or repeated query parameters are refused with 422.
+         * @description Needs the `markets` scope. Costs 1 credit per successful call; errors cost nothing. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
          */
         get: operations["list_market_top_movers"];
         put?: never;
@@ -233,7 +233,7 @@ export interface paths {
         };
         /**
          * Get market snapshot
-         * @description Needs the `markets` scope. Costs 1 credit per successful call; errors cost nothing. Unknown or repeated query parameters are refused with 422.
+         * @description Needs the `markets` scope. Costs 1 credit per successful call; errors cost nothing. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
          */
         get: operations["get_market_snapshot"];
         put?: never;
@@ -253,7 +253,7 @@ export interface paths {
         };
         /**
          * List stock rankings
-         * @description Needs the `stocks` scope. Costs 1 credit per successful call; errors cost nothing. Unknown or repeated query parameters are refused with 422.
+         * @description Needs the `stocks` scope. Costs 1 credit per successful call; errors cost nothing. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
          */
         get: operations["list_stock_rankings"];
         put?: never;
@@ -273,7 +273,7 @@ export interface paths {
         };
         /**
          * List fund rankings
-         * @description Needs the `funds` scope. Costs 1 credit per successful call; errors cost nothing. Unknown or repeated query parameters are refused with 422.
+         * @description Needs the `funds` scope. Costs 1 credit per successful call; errors cost nothing. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
          */
         get: operations["list_fund_rankings"];
         put?: never;
@@ -293,7 +293,7 @@ export interface paths {
         };
         /**
          * List trending entities
-         * @description Needs the `discovery` scope. Costs 1 credit per successful call; errors cost nothing. Unknown or repeated query parameters are refused with 422.
+         * @description Needs the `discovery` scope. Costs 1 credit per successful call; errors cost nothing. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
          */
         get: operations["list_trending_entities"];
         put?: never;
@@ -313,7 +313,7 @@ export interface paths {
         };
         /**
          * Get news
-         * @description Needs the `news` scope. Costs 1 credit per successful call; errors cost nothing. Unknown or repeated query parameters are refused with 422.
+         * @description Needs the `news` scope. Costs 1 credit per successful call; errors cost nothing. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
          */
         get: operations["get_news"];
         put?: never;
@@ -333,7 +333,7 @@ export interface paths {
         };
         /**
          * Get x account
-         * @description Needs the `x_accounts` scope. Costs 1 credit per successful call; errors cost nothing. Unknown or repeated query parameters are refused with 422.
+         * @description Needs the `x_accounts` scope. Costs 1 credit per successful call; errors cost nothing. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
          */
         get: operations["get_x_account"];
         put?: never;
@@ -353,7 +353,7 @@ export interface paths {
         };
         /**
          * Get event
-         * @description Needs the `events` scope. Costs 1 credit per successful call; errors cost nothing. Unknown or repeated query parameters are refused with 422.
+         * @description Needs the `events` scope. Costs 1 credit per successful call; errors cost nothing. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
          */
         get: operations["get_event"];
         put?: never;
@@ -373,7 +373,7 @@ export interface paths {
         };
         /**
          * Get token
-         * @description Needs the `tokens` scope. Costs 1 credit per successful call; errors cost nothing. Unknown or repeated query parameters are refused with 422.
+         * @description Needs the `tokens` scope. Costs 1 credit per successful call; errors cost nothing. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
          */
         get: operations["get_token"];
         put?: never;
@@ -393,7 +393,7 @@ export interface paths {
         };
         /**
          * Get token unlocks
-         * @description Needs the `tokens` scope. Costs 1 credit per successful call; errors cost nothing. Unknown or repeated query parameters are refused with 422.
+         * @description Needs the `tokens` scope. Costs 1 credit per successful call; errors cost nothing. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
          */
         get: operations["get_token_unlocks"];
         put?: never;
@@ -413,7 +413,7 @@ export interface paths {
         };
         /**
          * List narratives
-         * @description Needs the `narratives` scope. Costs 1 credit per successful call; errors cost nothing. Unknown or repeated query parameters are refused with 422.
+         * @description Needs the `narratives` scope. Costs 1 credit per successful call; errors cost nothing. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
          */
         get: operations["list_narratives"];
         put?: never;
@@ -433,7 +433,7 @@ export interface paths {
         };
         /**
          * Get narrative
-         * @description Needs the `narratives` scope. Costs 1 credit per successful call; errors cost nothing. Unknown or repeated query parameters are refused with 422.
+         * @description Needs the `narratives` scope. Costs 1 credit per successful call; errors cost nothing. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
          */
         get: operations["get_narrative"];
         put?: never;
@@ -453,7 +453,7 @@ export interface paths {
         };
         /**
          * Get fund
-         * @description Needs the `funds` scope. Costs 1 credit per successful call; errors cost nothing. Unknown or repeated query parameters are refused with 422.
+         * @description Needs the `funds` scope. Costs 1 credit per successful call; errors cost nothing. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
          */
         get: operations["get_fund"];
         put?: never;
@@ -473,7 +473,7 @@ export interface paths {
         };
         /**
          * Get stock news
-         * @description Needs the `stocks` scope. Costs 1 credit per successful call; errors cost nothing. Unknown or repeated query parameters are refused with 422.
+         * @description Needs the `stocks` scope. Costs 1 credit per successful call; errors cost nothing. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
          */
         get: operations["get_stock_news"];
         put?: never;
@@ -1580,6 +1580,7 @@ export interface operations {
             401: components["responses"]["InvalidApiKey"];
             402: components["responses"]["InsufficientCredits"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             422: components["responses"]["InvalidRequest"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -1625,6 +1626,7 @@ export interface operations {
             401: components["responses"]["InvalidApiKey"];
             402: components["responses"]["InsufficientCredits"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             422: components["responses"]["InvalidRequest"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -2038,6 +2040,7 @@ export interface operations {
             401: components["responses"]["InvalidApiKey"];
             402: components["responses"]["InsufficientCredits"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             422: components["responses"]["InvalidRequest"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -2080,6 +2083,7 @@ export interface operations {
             401: components["responses"]["InvalidApiKey"];
             402: components["responses"]["InsufficientCredits"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             422: components["responses"]["InvalidRequest"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -2126,6 +2130,7 @@ export interface operations {
             401: components["responses"]["InvalidApiKey"];
             402: components["responses"]["InsufficientCredits"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             422: components["responses"]["InvalidRequest"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -2171,6 +2176,7 @@ export interface operations {
             401: components["responses"]["InvalidApiKey"];
             402: components["responses"]["InsufficientCredits"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             422: components["responses"]["InvalidRequest"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -2217,6 +2223,7 @@ export interface operations {
             401: components["responses"]["InvalidApiKey"];
             402: components["responses"]["InsufficientCredits"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             422: components["responses"]["InvalidRequest"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -2489,6 +2496,7 @@ export interface operations {
             401: components["responses"]["InvalidApiKey"];
             402: components["responses"]["InsufficientCredits"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             422: components["responses"]["InvalidRequest"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -2742,6 +2750,22 @@ export interface operations {
                                 fresh: boolean;
                             };
                         };
+                        /** @description What the loaded snapshot holds (product decision 28). */
+                        holds: {
+                            /** @description The families at least one source record of the loaded snapshot curates (`projects`, `tokens`, ...). */
+                            families: string[];
+                            /** @description The precomputed snapshots at least one source record feeds (`market`, `fund_rankings`, ...), fresh or not. */
+                            precomputed: string[];
+                        };
+                        /** @description The operations no curated record feeds: each answers `404 NOT_FOUND` exactly like an unknown route until a snapshot that curates their data is published. */
+                        not_offered: {
+                            /** @description The operation id, as in the document's `operationId`. */
+                            operation: string;
+                            /** @enum {string} */
+                            method: "GET" | "POST";
+                            /** @description The operation's path, e.g. `/v1/funds/rankings`. */
+                            path: string;
+                        }[];
                     };
                 };
             };
@@ -2773,6 +2797,22 @@ export interface operations {
                                 fresh: boolean;
                             };
                         };
+                        /** @description What the loaded snapshot holds (product decision 28). */
+                        holds: {
+                            /** @description The families at least one source record of the loaded snapshot curates (`projects`, `tokens`, ...). */
+                            families: string[];
+                            /** @description The precomputed snapshots at least one source record feeds (`market`, `fund_rankings`, ...), fresh or not. */
+                            precomputed: string[];
+                        };
+                        /** @description The operations no curated record feeds: each answers `404 NOT_FOUND` exactly like an unknown route until a snapshot that curates their data is published. */
+                        not_offered: {
+                            /** @description The operation id, as in the document's `operationId`. */
+                            operation: string;
+                            /** @enum {string} */
+                            method: "GET" | "POST";
+                            /** @description The operation's path, e.g. `/v1/funds/rankings`. */
+                            path: string;
+                        }[];
                         /**
                          * @description `meter_unavailable`: the meter cannot be reached (or stays locked), so no metered request can be answered. `snapshot_stale`: every precomputed snapshot with a freshness bound is past it: a newer snapshot must be published.
                          * @enum {string}

@@ -1,11 +1,11 @@
 // 16. GET /v1/discover/trending: the top-20 trending snapshot, live (≤2 h old) or for one of the
 // previous 30 UTC days; the entity filter and limit apply inside the fixed snapshot.
 import { z } from "zod";
-import { ApiError, noTrendingRanking, staleData } from "../errors.ts";
+import { ApiError, noLiveTrending, noTrendingRanking, staleData } from "../errors.ts";
 import { TRENDING_DATED_WINDOW_DAYS } from "../policy.ts";
 import { JsonText } from "../prebuilt-json.ts";
 import { dateTime, enumQuery, limitQuery, linkedEntity } from "./_schemas.ts";
-import { freshUntil } from "./_freshness.ts";
+import { curatedCount, freshUntil } from "./_freshness.ts";
 import { rankedEntry, rankedJson, type RankedEntry } from "./_ranked-json.ts";
 import { defineOperation, invalidParameter } from "./operation.ts";
 
@@ -92,6 +92,8 @@ export const listTrendingEntities = defineOperation({
       snapshot.prepare<[], { day: string; as_of: string }>("SELECT day, as_of FROM trending_days").all().map((r) => [r.day, r.as_of]),
     );
     const liveUntil = freshUntil(asOfByDay.get("live"), "trending_live");
+    // Dated signals but no live one ever curated: the live ranking is not stale, it does not exist.
+    const liveCurated = curatedCount(snapshot, "trending_live") > 0;
     // Every day's top 20, serialised once (_ranked-json.ts); 31 days at most.
     const rows = snapshot.prepare<[], EntryRow & { day: string }>(`
       SELECT e.entity_type AS type, 0 AS rank, e.entity_id AS id,
@@ -114,6 +116,7 @@ export const listTrendingEntities = defineOperation({
       const date = query.date ?? null;
       let asOf: string | undefined;
       if (date === null) {
+        if (!liveCurated) return noLiveTrending;
         if (now() > liveUntil) return staleData;
         asOf = asOfByDay.get("live");
       } else {

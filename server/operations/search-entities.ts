@@ -1,4 +1,4 @@
-// 1. POST /v1/search: entities by name, symbol, slug, title or exact X handle, as identity objects.
+// 1. POST /v1/search: entities by name, symbol, slug, title, exact X handle or exact contract address, as identity objects.
 import { z } from "zod";
 import {
   dateTime, date, fundIdentity, limitBody, narrativeIdentity, personIdentity, projectIdentity, stockIdentity, tokenIdentity,

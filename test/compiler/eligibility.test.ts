@@ -27,7 +27,7 @@ test("the manifest counts every exclusion per family and rule", () => {
       tvl_mapping_inconsistent: 2, tvl_stale: 1, trend_observation_stale: 1, over_list_cap: 4 },
     stocks: { hidden: 0, deleted: 1 },
     tokens: { hidden: 1, deleted: 0, tokenomics_field_stale: 1, tokenomics_field_low_confidence: 1, market_observation_stale: 1,
-      market_outside_top_200: 1, market_ineligible: 1, reference_ineligible: 1 },
+      market_outside_top_200: 1, market_ineligible: 1, reference_ineligible: 1, over_list_cap: 0 },
     trending: { trending_signal_stale: 1, reference_ineligible: 1 },
     x_accounts: { hidden: 1, deleted: 0 },
   });

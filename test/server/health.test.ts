@@ -63,7 +63,12 @@ describe("GET /readyz", () => {
       const freshUntil = asOf === null || bound === undefined ? null : new Date(Date.parse(asOf) + bound).toISOString();
       precomputed[name] = { as_of: asOf, fresh_until: freshUntil, fresh: freshUntil === null ? bound === undefined : service.clock.now <= Date.parse(freshUntil) };
     }
-    expect(res.body).toEqual({ status: "ready", snapshot: manifest.content_hash, precomputed });
+    // fixtures/valid curates every family and every precomputed snapshot: it offers every operation.
+    const holds = {
+      families: ["projects", "tokens", "people", "funds", "stocks", "news", "events", "x_accounts", "trending", "narratives"],
+      precomputed: ["trending_projects", "fund_rankings", "stock_rankings", "market", "market_snapshot", "top_movers", "trending_live", "trending_days", "narrative_rankings"],
+    };
+    expect(res.body).toEqual({ status: "ready", snapshot: manifest.content_hash, precomputed, holds, not_offered: [] });
     expect(Object.keys(precomputed).sort()).toEqual(["fund_rankings", "market", "narrative_rankings", "stock_rankings", "trending_live", "trending_projects"]);
   });
 

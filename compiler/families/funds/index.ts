@@ -74,6 +74,7 @@ INSERT INTO fund_partners SELECT fund_id, position, person_id
 `,
   search: { layout: "fund", curated: { table: "k_funds", id: "id" } },
   diff: "funds",
+  curated: { funds: "(SELECT count(*) FROM s_funds)", fund_rankings: "(SELECT count(*) FROM s_funds)" },
   rankings: {
     fund_rankings: {
       sql: `

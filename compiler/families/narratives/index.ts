@@ -81,6 +81,10 @@ INSERT INTO narrative_timeline
   // Ranked narratives are trending ones: each appearance counts toward prominence (decision 29).
   search: { layout: "narrative", curated: { table: "k_narratives", id: "id" }, appearances: ["SELECT narrative_id FROM narrative_rankings"] },
   diff: "narratives",
+  curated: {
+    narratives: "(SELECT count(*) FROM s_narratives)",
+    narrative_rankings: "(SELECT count(*) FROM s_narratives WHERE observed_at IS NOT NULL)",
+  },
   rankings: {
     narrative_rankings: {
       sql: `

@@ -61,4 +61,5 @@ INSERT INTO news_entities
 `,
   search: { layout: "news", curated: { table: "k_news", id: "id" } },
   diff: "news",
+  curated: { news: "(SELECT count(*) FROM s_news)" },
 });

@@ -88,4 +88,5 @@ INSERT INTO person_roles SELECT person_id, position, project_id, is_current
 `,
   search: { layout: "person", curated: { table: "k_people", id: "id" } },
   diff: "people",
+  curated: { people: "(SELECT count(*) FROM s_people)" },
 });

@@ -18,8 +18,7 @@ export const roleSource = z
   .strictObject({
     project_id: nullableField(entityId, "The project the person works for: must name a record of projects.jsonl. Written (as the project, in the person's roles). A role names a project or a fund, not both."),
     fund_id: nullableField(entityId, "The fund the person works for: must name a record of funds.jsonl. A current role makes the person one of the fund's partners. A role names a project or a fund, not both."),
-    /** Titles are kept for curators and never written. */
-    title: z.string().optional().describe("The person's title: accepted and never written."),
+    title: z.string().optional().describe("Accepted and never written: the person's title, any string."),
     is_current: z.boolean().describe("Whether the person still holds the role. Written."),
     started_at: nullableField(date, "When the role started: orders the roles. Not written."),
     ...internalFields,

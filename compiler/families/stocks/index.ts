@@ -44,6 +44,7 @@ INSERT INTO stock_news SELECT stock_id, position, news_id
 `,
   search: { layout: "stock", curated: { table: "k_stocks", id: "id" } },
   diff: "stocks",
+  curated: { stocks: "(SELECT count(*) FROM s_stocks)", stock_rankings: "(SELECT count(*) FROM s_stocks)" },
   rankings: {
     stock_rankings: {
       sql: `

@@ -26,6 +26,15 @@ export const tokens = defineFamily({
     signals: [`SELECT token_id, ${prominenceScores.market("position")} FROM market_assets`],
   },
   diff: "tokens",
+  curated: {
+    tokens: "(SELECT count(*) FROM s_tokens)",
+    tokenomics: "(SELECT count(DISTINCT token_line) FROM s_tokenomics_fields)",
+    market: "(SELECT count(*) FROM s_tokens WHERE observed_at IS NOT NULL)",
+    top_movers: "(SELECT count(*) FROM s_tokens WHERE observed_at IS NOT NULL)",
+    // The market snapshot's row needs both benchmarks (docs/source-format.md, "Snapshots").
+    market_snapshot: `(SELECT CASE WHEN sum(benchmark = 'btc') > 0 AND sum(benchmark = 'eth') > 0 THEN count(*) ELSE 0 END
+      FROM s_tokens WHERE observed_at IS NOT NULL AND benchmark IS NOT NULL)`,
+  },
   rankings: tokenRankings,
   stale: {
     market: {

@@ -2,7 +2,8 @@
 // and tokenomics whose every field carries its own verification time and confidence.
 import { z } from "zod";
 import { UNLOCK_CADENCES } from "../../../snapshot/unlocks.ts";
-import { dateTime, entityId, field, internalFields, nonNegative, nullableField, slug, snakeCase, text, searchFields, visibilityFields } from "../source-fields.ts";
+import { dateTime, entityId, field, internalFields, nonNegative, nullableField, patterned, searchFields, slug, snakeCase, text, visibilityFields } from "../source-fields.ts";
+import { contractsSource } from "./contracts.ts";
 
 export const marketObservationSource = z.strictObject({
   observed_at: field(dateTime, "When the market data was observed: served only while less than 6 hours old; counts toward the reference time. Not written."),
@@ -99,9 +100,7 @@ export const tokenSource = z
   .strictObject({
     id: field(entityId, "The token's id: news entities and trending entries name the token by it. Unique in tokens.jsonl. Written."),
     slug: field(slug, "The token's slug. Written, and searched."),
-    symbol: z
-      .string()
-      .regex(/^[A-Za-z0-9.$-]{1,20}$/, "expected a symbol of 1-20 characters")
+    symbol: patterned(/^[A-Za-z0-9.$-]{1,20}$/, { expected: "a symbol of 1-20 characters [A-Za-z0-9.$-]", allowed: /[A-Za-z0-9.$-]/, min: 1, max: 20 })
       .describe("The token's ticker symbol, e.g. `BTC`: 1-20 characters of A-Z, a-z, 0-9, `.`, `$` and `-`. Written, and searched."),
     name: field(text(200), "The token's name. Written, and searched."),
     /** The project that issues the token, if any. */
@@ -111,6 +110,7 @@ export const tokenSource = z
       z.enum(["btc", "eth"]),
       "Marks the token whose price heads the market snapshot: `btc` or `eth`, at most one token each. Not written.",
     ),
+    contracts: contractsSource,
     ...visibilityFields,
     ...searchFields,
     description: z.string().optional().describe("Accepted and never written: any string."),

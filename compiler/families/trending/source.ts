@@ -1,6 +1,6 @@
 // Trending signals: one record per entity per UTC day (or "live" for the current window).
 import { z } from "zod";
-import { date, dateTime, entityId, field, internalFields } from "../source-fields.ts";
+import { dateMessage, dateTime, entityId, field, internalFields } from "../source-fields.ts";
 import { xHandle } from "../x-accounts/source.ts";
 
 const entityIdOf = (file: string) => field(entityId, `The id of a record of ${file}.`);
@@ -22,7 +22,7 @@ export const trendingSignalSource = z
     entity: trendingEntityRef,
     /** The UTC day the signal belongs to, or "live" for the current window. */
     day: z
-      .union([z.literal("live"), date])
+      .union([z.literal("live"), z.iso.date({ error: (issue) => (typeof issue.input === "string" ? dateMessage(issue.input, 'the string "live" or a date YYYY-MM-DD') : undefined) })])
       .describe("The UTC day the signal belongs to, `YYYY-MM-DD`, or `live` for the current window (served while `observed_at` is less than 2 hours old)."),
     observed_at: field(dateTime, "When the signal was observed; counts toward the reference time. Not written."),
     score: z.number().describe("A number that ranks the day's entities (highest first; the highest of an entity's signals that day counts). Not written."),
