@@ -5,7 +5,7 @@
 // (compiler/families/define.ts, `curated`); these lists say which kind each name is.
 
 /** Names that count a family's records. */
-export const CURATED_FAMILIES = ["projects", "tokens", "people", "funds", "stocks", "news", "events", "x_accounts", "trending", "narratives"] as const;
+export const CURATED_FAMILIES = ["projects", "tokens", "people", "funds", "stocks", "narratives", "news", "events", "x_accounts", "trending"] as const;
 
 /** Names that count the records feeding a precomputed snapshot. */
 export const CURATED_PRECOMPUTED = [

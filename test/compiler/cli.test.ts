@@ -58,7 +58,7 @@ test("compile fails with every problem on stderr and exit 1; compile and inspect
   expect(good.stdout).toBe(`compiled ${out} (content_hash ${String(manifest.content_hash)}, reference time 2026-03-01T12:00:00.000Z (--as-of))\n` +
     `${publishedText(publishedOf(manifest))}no earlier snapshot at ${out}\n`);
   expect(good.stdout).toContain("\n  projects    7 curated, 5 written; accepted and not published: description 1, links 1, status 1,");
-  expect(good.stdout).toContain("\n  trending    17 curated, ranked into the trending snapshots; accepted and not published: heat 1,");
+  expect(good.stdout).toContain("\n  trending    19 curated, ranked into the trending snapshots; accepted and not published: heat 1,");
   expect(manifest.not_offered).toEqual([]);
   expect(readFileSync(out).subarray(0, 15).toString()).toBe("SQLite format 3");
 });

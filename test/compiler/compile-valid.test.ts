@@ -246,16 +246,16 @@ describe("compileSnapshot on fixtures/valid", () => {
 
   test("manifest: what the sources curate, before eligibility (hidden and stale records count)", () => {
     expect(manifestOf(db).curated).toEqual({
-      events: 6, fund_rankings: 6, funds: 6, market: 9, market_snapshot: 2, news: 4, people: 5, project_tvl: 4, projects: 7,
-      stock_rankings: 6, stocks: 6, tokenomics: 2, tokens: 10, top_movers: 9, trending: 17, trending_days: 9, trending_live: 8,
+      events: 6, fund_rankings: 6, funds: 6, market: 9, market_snapshot: 2, narrative_rankings: 4, narratives: 5, news: 4, people: 5,
+      project_tvl: 4, projects: 7, stock_rankings: 6, stocks: 6, tokenomics: 2, tokens: 10, top_movers: 9, trending: 19, trending_days: 10, trending_live: 9,
       trending_projects: 6, x_accounts: 4,
     });
   });
 
   test("manifest: per family, the accepted fields never written, with the records or items carrying each", () => {
     const notPublished = manifestOf(db).not_published as Record<string, Record<string, number>>;
-    expect(Object.keys(notPublished)).toEqual(["projects", "tokens", "people", "funds", "stocks", "news", "events", "x_accounts", "trending"]);
-    expect(notPublished.people).toMatchObject({ bio: 1, "roles[].title": 2, "investments[].amount_usd": 1 });
+    expect(Object.keys(notPublished)).toEqual(["projects", "tokens", "people", "funds", "stocks", "narratives", "news", "events", "x_accounts", "trending"]);
+    expect(notPublished.people).toMatchObject({ bio: 1, "roles[].title": 6, "investments[].amount_usd": 1 });
     expect(notPublished.tokens).toMatchObject({ description: 1, "market.raw": 1, "tokenomics.supply": 1, "tokenomics.model_type.sources": 1 });
     // Fields that are written, or used and not written, are never listed.
     for (const fields of Object.values(notPublished)) {

@@ -23,6 +23,7 @@ test("schema problems and invalid JSON, every one of them", async () => {
   expect(problems).toEqual([
     'funds.jsonl:1: fund_type: expected one of: vc, angel, accelerator, launchpad, cvc, family-office; not "hedge"',
     'funds.jsonl:1: score: expected a number, not the string "high"',
+    'funds.jsonl:2: slug: expected a slug other than "rankings" (the path of an operation)',
     "narratives.jsonl:1: timeline[0].date: no such date: 2026-02-30 (February 2026 has 28 days)",
     'narratives.jsonl:1: signal.score: expected a number, not the string "high"',
     "people.jsonl:1: roles[0]: expected project_id or fund_id: one, not both",

@@ -65,7 +65,7 @@ describe("GET /readyz", () => {
     }
     // fixtures/valid curates every family and every precomputed snapshot: it offers every operation.
     const holds = {
-      families: ["projects", "tokens", "people", "funds", "stocks", "news", "events", "x_accounts", "trending", "narratives"],
+      families: ["projects", "tokens", "people", "funds", "stocks", "narratives", "news", "events", "x_accounts", "trending"],
       precomputed: ["trending_projects", "fund_rankings", "stock_rankings", "market", "market_snapshot", "top_movers", "trending_live", "trending_days", "narrative_rankings"],
     };
     expect(res.body).toEqual({ status: "ready", snapshot: manifest.content_hash, precomputed, holds, not_offered: [] });
