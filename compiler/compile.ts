@@ -9,7 +9,7 @@ import { crossRecordChecks } from "./checks.ts";
 import { curatedCounts, notPublishedCounts } from "./curated.ts";
 import { eligibilitySql, exclusionCountsQuery, exclusionRecord } from "./eligibility.ts";
 import { contentHash, manifestEntries, writeManifest } from "./manifest.ts";
-import { entityOutputSql } from "./output.ts";
+import { entityOutputSql, registerFamilyFunctions } from "./output.ts";
 import { MAX_PROBLEMS_PER_KIND, problemKind, problemReport, problemsKept, type KeptProblem, type ProblemSummary } from "./problem-report.ts";
 import { readSources, stagingThreads } from "./read-sources.ts";
 import { derivedReferenceTime, futureObservationChecks } from "./reference-time.ts";
@@ -178,6 +178,7 @@ export async function compileSnapshot(options: CompileOptions): Promise<CompileR
     try {
       out = openScratch(tmpPath);
       registerSearchFunctions(out);
+      registerFamilyFunctions(out);
       out.exec(snapshotTables);
       for (const s of staging) attach(out, s.name, s.path);
       attach(out, "kept", keptPath);

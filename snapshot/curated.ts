@@ -5,11 +5,12 @@
 // (compiler/families/define.ts, `curated`); these lists say which kind each name is.
 
 /** Names that count a family's records. */
-export const CURATED_FAMILIES = ["projects", "tokens", "people", "funds", "stocks", "news", "events", "x_accounts", "trending"] as const;
+export const CURATED_FAMILIES = ["projects", "tokens", "people", "funds", "stocks", "narratives", "news", "events", "x_accounts", "trending"] as const;
 
 /** Names that count the records feeding a precomputed snapshot. */
 export const CURATED_PRECOMPUTED = [
   "trending_projects", "fund_rankings", "stock_rankings", "market", "market_snapshot", "top_movers", "trending_live", "trending_days",
+  "narrative_rankings",
 ] as const;
 
 /** Names that count the records carrying the data of a detail operation (a project's TVL, a token's tokenomics). */

@@ -5,7 +5,7 @@
 // entry from the same table. Adding a family, or an exact-only key, is a declaration here.
 
 /** The families in the index, in the order their tables are built (the file's bytes depend on it). */
-export const SEARCH_KEY_FAMILIES = ["event", "fund", "news", "person", "project", "stock", "token", "x_account"] as const;
+export const SEARCH_KEY_FAMILIES = ["event", "fund", "narrative", "news", "person", "project", "stock", "token", "x_account"] as const;
 export type SearchKeyFamily = (typeof SEARCH_KEY_FAMILIES)[number];
 
 /**
@@ -53,6 +53,7 @@ export const searchLayout: Record<SearchKeyFamily, SearchFamilyLayout> = {
   person: { table: "people", name: "full_name", slug: "slug", exact: ["id"], where: "is_search_candidate = 1" },
   news: { table: "news", name: "title", exact: ["id"] },
   event: { table: "events", name: "name", slug: "slug", exact: ["id"] },
+  narrative: { table: "narratives", name: "name", slug: "slug", exact: ["id"] },
   // Found by exact id here, and by exact handle through x_handle_index (keyed, never stored).
   x_account: { table: "x_accounts", exact: ["id"] },
 };

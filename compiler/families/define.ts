@@ -115,6 +115,11 @@ export interface FamilyDefinition<Table extends string = string> {
   exclusions(context: EligibilityContext): Partial<Record<RuleId, string>>;
   /** Step 6a: inserts into the family's snapshot tables (snapshot/schema.ts), in primary-key order. */
   output?: string;
+  /**
+   * Deterministic SQL functions the family's output calls, by name: computations written once in
+   * the snapshot contract that both halves share (the unlock rule, snapshot/unlocks.ts).
+   */
+  functions?: Record<string, (...values: never[]) => unknown>;
   /** How search finds and ranks its records (search-index.ts). */
   search?: SearchDeclaration;
   /** The name of the family's spec in snapshot/specs.ts: `cei diff` compares its records, and the shrink guard counts them. */

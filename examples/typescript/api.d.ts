@@ -364,6 +364,126 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/tokens/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get token
+         * @description Needs the `tokens` scope. Costs 1 credit per successful call; errors cost nothing. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
+         */
+        get: operations["get_token"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tokens/{id}/unlocks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get token unlocks
+         * @description Needs the `tokens` scope. Costs 1 credit per successful call; errors cost nothing. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
+         */
+        get: operations["get_token_unlocks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/narratives": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List narratives
+         * @description Needs the `narratives` scope. Costs 1 credit per successful call; errors cost nothing. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
+         */
+        get: operations["list_narratives"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/narratives/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get narrative
+         * @description Needs the `narratives` scope. Costs 1 credit per successful call; errors cost nothing. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
+         */
+        get: operations["get_narrative"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/funds/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get fund
+         * @description Needs the `funds` scope. Costs 1 credit per successful call; errors cost nothing. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
+         */
+        get: operations["get_fund"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/stocks/{slug}/news": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get stock news
+         * @description Needs the `stocks` scope. Costs 1 credit per successful call; errors cost nothing. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
+         */
+        get: operations["get_stock_news"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/key": {
         parameters: {
             query?: never;
@@ -570,7 +690,7 @@ export interface components {
             };
         };
         SearchEntitiesData: {
-            types: ("project" | "fund" | "person" | "token" | "stock" | "x_account" | "news" | "event")[];
+            types: ("project" | "fund" | "person" | "token" | "stock" | "x_account" | "news" | "event" | "narrative")[];
             limit: number;
             results: (components["schemas"]["GetProjectData"] | {
                 /** @constant */
@@ -617,6 +737,12 @@ export interface components {
                 name: string;
                 /** Format: date */
                 start_date: string;
+            } | {
+                /** @constant */
+                type: "narrative";
+                id: string;
+                slug: string;
+                name: string;
             })[];
         };
         SearchEntitiesResponse: {
@@ -946,7 +1072,7 @@ export interface components {
             /** Format: date-time */
             as_of: string;
             limit: number;
-            entity_type: ("project" | "token" | "person" | "x_account") | null;
+            entity_type: ("project" | "token" | "person" | "x_account" | "stock" | "narrative") | null;
             date: string | null;
             results: ({
                 /** @constant */
@@ -979,6 +1105,20 @@ export interface components {
                     type: "project" | "person";
                     id: string;
                 };
+            } | {
+                /** @constant */
+                type: "stock";
+                rank: number;
+                id: string;
+                slug: string;
+                name: string;
+            } | {
+                /** @constant */
+                type: "narrative";
+                rank: number;
+                id: string;
+                slug: string;
+                name: string;
             })[];
         };
         ListTrendingEntitiesResponse: {
@@ -1043,13 +1183,164 @@ export interface components {
             data: components["schemas"]["GetEventData"];
             meta: components["schemas"]["Meta"];
         };
+        GetTokenData: {
+            /** @constant */
+            kind: "token";
+            id: string;
+            symbol: string;
+            name: string;
+            project: {
+                id: string;
+                slug: string;
+                name: string;
+            } | null;
+            contracts: {
+                chain_id: string;
+                address: string;
+            }[];
+            market: {
+                /** Format: date-time */
+                as_of: string;
+                rank: number;
+                price_usd: number;
+                change_24h_pct: number;
+                change_7d_pct: number;
+                market_cap_usd: number;
+                volume_24h_usd: number;
+            } | null;
+        };
+        GetTokenResponse: {
+            data: components["schemas"]["GetTokenData"];
+            meta: components["schemas"]["Meta"];
+        };
+        GetTokenUnlocksData: {
+            /** @constant */
+            kind: "token_unlocks";
+            id: string;
+            token: {
+                id: string;
+                symbol: string;
+                name: string;
+            };
+            /** Format: date-time */
+            as_of: string;
+            days: number;
+            limit: number;
+            /** Format: date-time */
+            window_start: string;
+            /** Format: date-time */
+            window_end: string;
+            unlock_count: number;
+            unlocks: {
+                allocation_bucket: string;
+                /** Format: date-time */
+                unlock_at: string;
+                amount_native: number;
+            }[];
+        };
+        GetTokenUnlocksResponse: {
+            data: components["schemas"]["GetTokenUnlocksData"];
+            meta: components["schemas"]["Meta"];
+        };
+        ListNarrativesData: {
+            /** @constant */
+            kind: "narratives";
+            /** @constant */
+            ranking_basis: "service_trending_signal";
+            /** Format: date-time */
+            as_of: string;
+            limit: number;
+            results: {
+                /** @constant */
+                type: "narrative";
+                rank: number;
+                id: string;
+                slug: string;
+                name: string;
+            }[];
+        };
+        ListNarrativesResponse: {
+            data: components["schemas"]["ListNarrativesData"];
+            meta: components["schemas"]["Meta"];
+        };
+        GetNarrativeData: {
+            /** @constant */
+            kind: "narrative";
+            id: string;
+            slug: string;
+            name: string;
+            limit: number;
+            project_count: number;
+            projects: {
+                id: string;
+                slug: string;
+                name: string;
+            }[];
+            timeline: {
+                /** Format: date */
+                date: string;
+                title: string;
+            }[];
+        };
+        GetNarrativeResponse: {
+            data: components["schemas"]["GetNarrativeData"];
+            meta: components["schemas"]["Meta"];
+        };
+        GetFundData: {
+            /** @constant */
+            kind: "fund";
+            id: string;
+            slug: string;
+            name: string;
+            fund_type: string;
+            limit: number;
+            portfolio_count: number;
+            portfolio: {
+                id: string;
+                slug: string;
+                name: string;
+            }[];
+            partner_count: number;
+            partners: {
+                id: string;
+                slug: string;
+                full_name: string;
+            }[];
+        };
+        GetFundResponse: {
+            data: components["schemas"]["GetFundData"];
+            meta: components["schemas"]["Meta"];
+        };
+        GetStockNewsData: {
+            /** @constant */
+            kind: "stock_news";
+            id: string;
+            stock: {
+                id: string;
+                slug: string;
+                name: string;
+                ticker: string;
+            };
+            limit: number;
+            story_count: number;
+            stories: {
+                id: string;
+                title: string;
+                /** Format: date-time */
+                published_at: string;
+            }[];
+        };
+        GetStockNewsResponse: {
+            data: components["schemas"]["GetStockNewsData"];
+            meta: components["schemas"]["Meta"];
+        };
         GetKeyData: {
             /** @constant */
             kind: "key_info";
             id: string;
             /** @enum {string} */
             tier: "free" | "pro" | "pro_plus" | "team" | "internal";
-            scopes: ("search" | "discovery" | "projects" | "funds" | "people" | "tokens" | "markets" | "stocks" | "news" | "events" | "x_accounts")[];
+            scopes: ("search" | "discovery" | "projects" | "funds" | "people" | "tokens" | "markets" | "stocks" | "news" | "narratives" | "events" | "x_accounts")[];
             credits_remaining: number;
             rate_limit: {
                 limit: number;
@@ -1254,7 +1545,7 @@ export interface operations {
             content: {
                 "application/json": {
                     q: string;
-                    types?: ("project" | "fund" | "person" | "token" | "stock" | "x_account" | "news" | "event")[];
+                    types?: ("project" | "fund" | "person" | "token" | "stock" | "x_account" | "news" | "event" | "narrative")[];
                     /** @default 10 */
                     limit?: number;
                 };
@@ -1894,7 +2185,7 @@ export interface operations {
     list_trending_entities: {
         parameters: {
             query?: {
-                entity_type?: "project" | "token" | "person" | "x_account";
+                entity_type?: "project" | "token" | "person" | "x_account" | "stock" | "narrative";
                 date?: string;
                 limit?: number;
             };
@@ -2062,6 +2353,285 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["GetEventResponse"];
+                };
+            };
+            401: components["responses"]["InvalidApiKey"];
+            402: components["responses"]["InsufficientCredits"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["InvalidRequest"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    get_token: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. 1 credit charged. */
+            200: {
+                headers: {
+                    /** @description Responses are never cacheable. */
+                    "Cache-Control": "no-store";
+                    /** @description Equals `meta.request_id`. */
+                    "x-service-request-id": string;
+                    /** @description Equals `meta.credits_used`: the cost on a 200, 0 on every error. */
+                    "x-service-credits-used": string;
+                    /** @description The content hash of the compiled snapshot that answered; every response is answered wholly from it. A new value means the data changed. */
+                    "x-service-snapshot": string;
+                    /** @description Equals `meta.credits_remaining`. */
+                    "x-service-credits-remaining": string;
+                    /** @description `limit=60;remaining=59;reset_at=2026-11-21T18:30:00.000Z;tier=free`: `meta.rate_limit` in one line. */
+                    "x-service-rate-limit": string;
+                    /** @description IETF draft rate-limit policy: `q` requests per `w` seconds. */
+                    "RateLimit-Policy": string;
+                    /** @description IETF draft rate-limit state: `r` requests remaining, `t` seconds until the window resets. */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetTokenResponse"];
+                };
+            };
+            401: components["responses"]["InvalidApiKey"];
+            402: components["responses"]["InsufficientCredits"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["InvalidRequest"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    get_token_unlocks: {
+        parameters: {
+            query?: {
+                days?: number;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. 1 credit charged. */
+            200: {
+                headers: {
+                    /** @description Responses are never cacheable. */
+                    "Cache-Control": "no-store";
+                    /** @description Equals `meta.request_id`. */
+                    "x-service-request-id": string;
+                    /** @description Equals `meta.credits_used`: the cost on a 200, 0 on every error. */
+                    "x-service-credits-used": string;
+                    /** @description The content hash of the compiled snapshot that answered; every response is answered wholly from it. A new value means the data changed. */
+                    "x-service-snapshot": string;
+                    /** @description Equals `meta.credits_remaining`. */
+                    "x-service-credits-remaining": string;
+                    /** @description `limit=60;remaining=59;reset_at=2026-11-21T18:30:00.000Z;tier=free`: `meta.rate_limit` in one line. */
+                    "x-service-rate-limit": string;
+                    /** @description IETF draft rate-limit policy: `q` requests per `w` seconds. */
+                    "RateLimit-Policy": string;
+                    /** @description IETF draft rate-limit state: `r` requests remaining, `t` seconds until the window resets. */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetTokenUnlocksResponse"];
+                };
+            };
+            401: components["responses"]["InvalidApiKey"];
+            402: components["responses"]["InsufficientCredits"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["InvalidRequest"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    list_narratives: {
+        parameters: {
+            query?: {
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. 1 credit charged. */
+            200: {
+                headers: {
+                    /** @description Responses are never cacheable. */
+                    "Cache-Control": "no-store";
+                    /** @description Equals `meta.request_id`. */
+                    "x-service-request-id": string;
+                    /** @description Equals `meta.credits_used`: the cost on a 200, 0 on every error. */
+                    "x-service-credits-used": string;
+                    /** @description The content hash of the compiled snapshot that answered; every response is answered wholly from it. A new value means the data changed. */
+                    "x-service-snapshot": string;
+                    /** @description Equals `meta.credits_remaining`. */
+                    "x-service-credits-remaining": string;
+                    /** @description `limit=60;remaining=59;reset_at=2026-11-21T18:30:00.000Z;tier=free`: `meta.rate_limit` in one line. */
+                    "x-service-rate-limit": string;
+                    /** @description IETF draft rate-limit policy: `q` requests per `w` seconds. */
+                    "RateLimit-Policy": string;
+                    /** @description IETF draft rate-limit state: `r` requests remaining, `t` seconds until the window resets. */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListNarrativesResponse"];
+                };
+            };
+            401: components["responses"]["InvalidApiKey"];
+            402: components["responses"]["InsufficientCredits"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["InvalidRequest"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    get_narrative: {
+        parameters: {
+            query?: {
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. 1 credit charged. */
+            200: {
+                headers: {
+                    /** @description Responses are never cacheable. */
+                    "Cache-Control": "no-store";
+                    /** @description Equals `meta.request_id`. */
+                    "x-service-request-id": string;
+                    /** @description Equals `meta.credits_used`: the cost on a 200, 0 on every error. */
+                    "x-service-credits-used": string;
+                    /** @description The content hash of the compiled snapshot that answered; every response is answered wholly from it. A new value means the data changed. */
+                    "x-service-snapshot": string;
+                    /** @description Equals `meta.credits_remaining`. */
+                    "x-service-credits-remaining": string;
+                    /** @description `limit=60;remaining=59;reset_at=2026-11-21T18:30:00.000Z;tier=free`: `meta.rate_limit` in one line. */
+                    "x-service-rate-limit": string;
+                    /** @description IETF draft rate-limit policy: `q` requests per `w` seconds. */
+                    "RateLimit-Policy": string;
+                    /** @description IETF draft rate-limit state: `r` requests remaining, `t` seconds until the window resets. */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetNarrativeResponse"];
+                };
+            };
+            401: components["responses"]["InvalidApiKey"];
+            402: components["responses"]["InsufficientCredits"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["InvalidRequest"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    get_fund: {
+        parameters: {
+            query?: {
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. 1 credit charged. */
+            200: {
+                headers: {
+                    /** @description Responses are never cacheable. */
+                    "Cache-Control": "no-store";
+                    /** @description Equals `meta.request_id`. */
+                    "x-service-request-id": string;
+                    /** @description Equals `meta.credits_used`: the cost on a 200, 0 on every error. */
+                    "x-service-credits-used": string;
+                    /** @description The content hash of the compiled snapshot that answered; every response is answered wholly from it. A new value means the data changed. */
+                    "x-service-snapshot": string;
+                    /** @description Equals `meta.credits_remaining`. */
+                    "x-service-credits-remaining": string;
+                    /** @description `limit=60;remaining=59;reset_at=2026-11-21T18:30:00.000Z;tier=free`: `meta.rate_limit` in one line. */
+                    "x-service-rate-limit": string;
+                    /** @description IETF draft rate-limit policy: `q` requests per `w` seconds. */
+                    "RateLimit-Policy": string;
+                    /** @description IETF draft rate-limit state: `r` requests remaining, `t` seconds until the window resets. */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetFundResponse"];
+                };
+            };
+            401: components["responses"]["InvalidApiKey"];
+            402: components["responses"]["InsufficientCredits"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["InvalidRequest"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    get_stock_news: {
+        parameters: {
+            query?: {
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. 1 credit charged. */
+            200: {
+                headers: {
+                    /** @description Responses are never cacheable. */
+                    "Cache-Control": "no-store";
+                    /** @description Equals `meta.request_id`. */
+                    "x-service-request-id": string;
+                    /** @description Equals `meta.credits_used`: the cost on a 200, 0 on every error. */
+                    "x-service-credits-used": string;
+                    /** @description The content hash of the compiled snapshot that answered; every response is answered wholly from it. A new value means the data changed. */
+                    "x-service-snapshot": string;
+                    /** @description Equals `meta.credits_remaining`. */
+                    "x-service-credits-remaining": string;
+                    /** @description `limit=60;remaining=59;reset_at=2026-11-21T18:30:00.000Z;tier=free`: `meta.rate_limit` in one line. */
+                    "x-service-rate-limit": string;
+                    /** @description IETF draft rate-limit policy: `q` requests per `w` seconds. */
+                    "RateLimit-Policy": string;
+                    /** @description IETF draft rate-limit state: `r` requests remaining, `t` seconds until the window resets. */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetStockNewsResponse"];
                 };
             };
             401: components["responses"]["InvalidApiKey"];

@@ -19,6 +19,9 @@ export interface Ids {
   newsId: string;
   xAccountId: string;
   eventSlug: string;
+  narrativeSlug: string;
+  fundSlug: string;
+  stockSlug: string;
 }
 
 /** The success envelope, or an Error carrying the API's error envelope. */
@@ -69,6 +72,18 @@ export async function callEveryOperation(client: CeiClient, ids: Ids): Promise<R
   lines.get_x_account = `${xAccount.data.id} → ${xAccount.data.linked_entity?.type ?? "unlinked"}`;
   const event = ok("get_event", await client.GET("/v1/events/{slug}", { params: { path: { slug: ids.eventSlug } } }));
   lines.get_event = `${event.data.name}, ${event.data.city}: ${event.data.status}`;
+  const token = ok("get_token", await client.GET("/v1/tokens/{id}", { params: { path: { id: ids.tokenId } } }));
+  lines.get_token = `${token.data.symbol} of ${token.data.project?.name ?? "no project"}${token.data.market === null ? "" : `, rank ${token.data.market.rank}`}`;
+  const unlocks = ok("get_token_unlocks", await client.GET("/v1/tokens/{id}/unlocks", { params: { path: { id: ids.tokenId }, query: { days: 365, limit: 3 } } }));
+  lines.get_token_unlocks = `${unlocks.data.unlock_count} unlocks by ${unlocks.data.window_end}: ${unlocks.data.unlocks.map((u) => `${u.allocation_bucket}@${u.unlock_at}`).join(", ")}`;
+  const narratives = ok("list_narratives", await client.GET("/v1/narratives", { params: { query: { limit: 3 } } }));
+  lines.list_narratives = narratives.data.results.map((narrative) => `${narrative.rank}. ${narrative.name}`).join(", ");
+  const narrative = ok("get_narrative", await client.GET("/v1/narratives/{slug}", { params: { path: { slug: ids.narrativeSlug } } }));
+  lines.get_narrative = `${narrative.data.name}: ${narrative.data.project_count} projects, ${narrative.data.timeline.length} dated entries`;
+  const fund = ok("get_fund", await client.GET("/v1/funds/{slug}", { params: { path: { slug: ids.fundSlug } } }));
+  lines.get_fund = `${fund.data.name}: ${fund.data.portfolio_count} portfolio projects, partners ${fund.data.partners.map((p) => p.full_name).join(", ")}`;
+  const stockNews = ok("get_stock_news", await client.GET("/v1/stocks/{slug}/news", { params: { path: { slug: ids.stockSlug } } }));
+  lines.get_stock_news = `${stockNews.data.stock.ticker}: ${stockNews.data.stories.map((story) => story.title).join(" | ")}`;
   const key = ok("get_key", await client.GET("/v1/key"));
   lines.get_key = `${key.data.id} (${key.data.tier}): ${key.data.credits_remaining} credits left`;
   return lines;

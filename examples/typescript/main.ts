@@ -23,5 +23,8 @@ const lines = await callEveryOperation(client, {
   newsId: process.env.CEI_NEWS_ID ?? "story:0264af95-6903-418e-a6ae-902f67da17ce",
   xAccountId,
   eventSlug: process.env.CEI_EVENT_SLUG ?? "nebas-expo-2026",
+  narrativeSlug: process.env.CEI_NARRATIVE_SLUG ?? "modular-data-availability",
+  fundSlug: process.env.CEI_FUND_SLUG ?? "nimer-ventures",
+  stockSlug: process.env.CEI_STOCK_SLUG ?? "romo-bank",
 });
 for (const [operation, line] of Object.entries(lines)) process.stdout.write(`${operation}: ${line}\n`);

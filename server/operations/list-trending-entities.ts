@@ -10,7 +10,8 @@ import { rankedEntry, rankedJson, type RankedEntry } from "./_ranked-json.ts";
 import { defineOperation, invalidParameter } from "./operation.ts";
 
 export const TRENDING_ENTITIES_DEFAULT_LIMIT = 20;
-const entityTypes = ["project", "token", "person", "x_account"] as const;
+/** The spec's four families, then those the sources may also name (decision 31). */
+const entityTypes = ["project", "token", "person", "x_account", "stock", "narrative"] as const;
 const DAY_MS = 86_400_000;
 
 /** YYYY-MM-DD that is also a real calendar date. */
@@ -34,6 +35,8 @@ const trendingEntry = z.discriminatedUnion("type", [
   z.strictObject({ type: z.literal("token"), rank, id: z.string(), slug: z.string(), name: z.string() }),
   z.strictObject({ type: z.literal("person"), rank, id: z.string(), slug: z.string(), full_name: z.string() }),
   z.strictObject({ type: z.literal("x_account"), rank, id: z.string(), linked_entity: linkedEntity.optional() }),
+  z.strictObject({ type: z.literal("stock"), rank, id: z.string(), slug: z.string(), name: z.string() }),
+  z.strictObject({ type: z.literal("narrative"), rank, id: z.string(), slug: z.string(), name: z.string() }),
 ]);
 
 export const listTrendingEntitiesResponse = z.strictObject({
@@ -94,13 +97,15 @@ export const listTrendingEntities = defineOperation({
     // Every day's top 20, serialised once (_ranked-json.ts); 31 days at most.
     const rows = snapshot.prepare<[], EntryRow & { day: string }>(`
       SELECT e.entity_type AS type, 0 AS rank, e.entity_id AS id,
-             coalesce(p.slug, t.slug, h.slug) AS slug, coalesce(p.name, t.name) AS name, h.full_name AS full_name,
+             coalesce(p.slug, t.slug, h.slug, s.slug, n.slug) AS slug, coalesce(p.name, t.name, s.name, n.name) AS name, h.full_name AS full_name,
              x.linked_type AS linked_type, x.linked_id AS linked_id, e.day AS day
       FROM trending_entities e
         LEFT JOIN projects p ON e.entity_type = 'project' AND p.id = e.entity_id
         LEFT JOIN tokens t ON e.entity_type = 'token' AND t.id = e.entity_id
         LEFT JOIN people h ON e.entity_type = 'person' AND h.id = e.entity_id
         LEFT JOIN x_accounts x ON e.entity_type = 'x_account' AND x.id = e.entity_id
+        LEFT JOIN stocks s ON e.entity_type = 'stock' AND s.id = e.entity_id
+        LEFT JOIN narratives n ON e.entity_type = 'narrative' AND n.id = e.entity_id
       ORDER BY e.day, e.position`).all();
     const entriesByDay = new Map<string, Array<RankedEntry & { type: TrendingEntry["type"] }>>();
     for (const row of rows) {

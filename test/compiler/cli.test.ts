@@ -35,8 +35,10 @@ test("compile fails with every problem on stderr and exit 1; compile and inspect
   const out = join(dir, "snapshot.db");
   const bad = await cei(["compile", "--source", fixtureDir("errors-duplicates"), "--out", out, "--as-of", "2026-03-01T12:00:00Z"], { CEI_X_SECRET: SECRET });
   expect(bad.code).toBe(1);
-  expect(bad.stderr.split("\n").slice(0, 6)).toEqual([
+  expect(bad.stderr.split("\n").slice(0, 8)).toEqual([
     'funds.jsonl:2: id: duplicate id "f1" (first on line 1)',
+    'narratives.jsonl:2: id: duplicate id "n1" (first on line 1)',
+    'narratives.jsonl:3: slug: duplicate slug "n-2" (first on line 2)',
     'projects.jsonl:1: features[1].feature_id: duplicate feature_id "f1" (first at features[0])',
     'projects.jsonl:2: slug: duplicate slug "p-1" (first on line 1)',
     'projects.jsonl:3: id: duplicate id "p1" (first on line 1)',
@@ -56,7 +58,7 @@ test("compile fails with every problem on stderr and exit 1; compile and inspect
   expect(good.stdout).toBe(`compiled ${out} (content_hash ${String(manifest.content_hash)}, reference time 2026-03-01T12:00:00.000Z (--as-of))\n` +
     `${publishedText(publishedOf(manifest))}no earlier snapshot at ${out}\n`);
   expect(good.stdout).toContain("\n  projects    7 curated, 5 written; accepted and not published: description 1, links 1, status 1,");
-  expect(good.stdout).toContain("\n  trending    17 curated, ranked into the trending snapshots; accepted and not published: heat 1,");
+  expect(good.stdout).toContain("\n  trending    19 curated, ranked into the trending snapshots; accepted and not published: heat 1,");
   expect(manifest.not_offered).toEqual([]);
   expect(readFileSync(out).subarray(0, 15).toString()).toBe("SQLite format 3");
 });

@@ -23,7 +23,8 @@ test("every free-form enumeration that is not lower-case snake_case is refused",
     `projects.jsonl:1: funding[0].round_type: ${rule(64)}: "series-b" has "-" at character 7; did you mean "series_b"?`,
     `tokens.jsonl:1: tokenomics.model_type.value: ${rule(64)}: "Fixed Supply" has "F" at character 1; did you mean "fixed_supply"?`,
     `tokens.jsonl:1: tokenomics.allocations.value[0].bucket: ${rule(64)}: "public sale" has " " (a space) at character 7; did you mean "public_sale"?`,
-    `tokens.jsonl:1: tokenomics.vesting_schedules.value[0].cadence: ${rule(32)}: "Monthly" has "M" at character 1; did you mean "monthly"?`,
+    // The cadence is a closed list: the unlock rule knows these and no other (decision 31).
+    `tokens.jsonl:1: tokenomics.vesting_schedules.value[0].cadence: expected one of: daily, weekly, monthly, quarterly, yearly, linear; not "Monthly": did you mean "monthly"?`,
     `tokens.jsonl:1: tokenomics.utilities.value[0].utility_type: ${rule(64)}: "fee__discount" has "__" at character 4; did you mean "fee_discount"?`,
   ]);
 });

@@ -36,7 +36,7 @@ const bases: Record<string, Json> = {
       model_type: { value: "fixed_supply", verified_at: AT, confidence: 0.9 },
       allocations: { value: [{ bucket: "team", percent_supply: 20, amount_native: 1 }], verified_at: AT, confidence: 0.9 },
       vesting_schedules: {
-        value: [{ allocation_bucket: "team", start_at: AT, cliff_at: AT, end_at: AT, cadence: "monthly", percent_unlocked_at_tge: 0, amount_native: 1 }],
+        value: [{ allocation_bucket: "team", start_at: AT, cliff_at: AT, end_at: "2027-02-28T12:00:00Z", cadence: "monthly", percent_unlocked_at_tge: 0, amount_native: 1 }],
         verified_at: AT, confidence: 0.9,
       },
       utilities: { value: [{ utility_type: "governance" }], verified_at: AT, confidence: 0.9 },
@@ -46,7 +46,7 @@ const bases: Record<string, Json> = {
   people: {
     id: "person_a", slug: "alice", full_name: "Alice", bio: "b",
     investments: [{ project_id: "p1", round_id: "r1", invested_at: AT, verified: true, amount_usd: 1 }],
-    roles: [{ project_id: "p1", title: "CEO", is_current: true, started_at: "2024-01-01" }],
+    roles: [{ project_id: "p1", title: "CEO", is_current: true, started_at: "2024-01-01" }, { fund_id: "fund_a", title: "Partner", is_current: true, started_at: "2024-01-01" }],
   },
   funds: {
     id: "fund_a", slug: "atlas", name: "Atlas", fund_type: "vc", score: 1, score_updated_at: AT, description: "d", website: "w", portfolio_count: 1,
@@ -64,6 +64,10 @@ const bases: Record<string, Json> = {
     city: "Denver", country: "United States", website_url: "https://summit.example/", dates_validated: true, description: "d", tags: ["t"],
   },
   x_accounts: { handle: "AuroraHQ", linked_entity: { type: "project", id: "p1" }, profile_url: "u", display_name: "d", bio: "b" },
+  narratives: {
+    id: "nar_restaking", slug: "restaking", name: "Restaking", projects: ["p1"], timeline: [{ date: "2026-02-01", title: "t" }],
+    signal: { score: 1, observed_at: AT }, description: "d",
+  },
   trending: { entity: { type: "project", id: "p1" }, day: "live", observed_at: AT, score: 1, heat: 1, signal_count: 1, summary: "s", clicks: 1 },
 };
 
@@ -177,7 +181,10 @@ const rows: Row[] = [
   row("tokens", ["tokenomics", "vesting_schedules", "value", 0, "start_at"], "2026-02-28", 'expected an ISO 8601 UTC date-time such as 2026-03-01T12:00:00Z: "2026-02-28" is a date without a time: write, e.g., "2026-02-28T00:00:00Z"'),
   row("tokens", ["tokenomics", "vesting_schedules", "value", 0, "cliff_at"], "", 'expected an ISO 8601 UTC date-time such as 2026-03-01T12:00:00Z: "" is not one'),
   row("tokens", ["tokenomics", "vesting_schedules", "value", 0, "end_at"], undefined, "required"),
-  row("tokens", ["tokenomics", "vesting_schedules", "value", 0, "cadence"], "1m", 'expected lower-case snake_case of 1-32 characters (a-z, 0-9, single underscores, starting with a letter): "1m" may not start with "1"'),
+  row("tokens", ["tokenomics", "vesting_schedules", "value", 0, "cadence"], "1m", 'expected one of: daily, weekly, monthly, quarterly, yearly, linear; not "1m"'),
+  // The unlock rule needs a schedule that ends after it starts and a cliff inside it.
+  row("tokens", ["tokenomics", "vesting_schedules", "value", 0, "end_at"], AT, "expected a time after start_at 2026-02-28T12:00:00Z"),
+  row("tokens", ["tokenomics", "vesting_schedules", "value", 0, "cliff_at"], "2028-01-01T00:00:00Z", "expected a time from start_at 2026-02-28T12:00:00Z to end_at 2027-02-28T12:00:00Z"),
   row("tokens", ["tokenomics", "vesting_schedules", "value", 0, "percent_unlocked_at_tge"], "10%", 'expected a number, not the string "10%"'),
   row("tokens", ["tokenomics", "vesting_schedules", "value", 0, "amount_native"], -2, "expected a number >= 0, not -2"),
   row("tokens", ["tokenomics", "vesting_schedules", "verified_at"], null, "expected a string, not null"),
@@ -248,7 +255,7 @@ const rows: Row[] = [
   row("news", ["language"], "pt-br", 'expected a language tag such as en or pt-BR: "pt-br" has "b" at character 4: the region is 2 upper-case letters'),
   row("news", ["curated"], "yes", 'expected a boolean, not the string "yes"'),
   row("news", ["entities"], Array.from({ length: 51 }, () => ({ type: "project", id: "p1" })), "expected at most 50 items, not 51"),
-  row("news", ["entities", 0, "type"], "stock", 'expected one of: project, token, person, fund; not "stock"'),
+  row("news", ["entities", 0, "type"], "exchange", 'expected one of: project, token, person, fund, stock, narrative; not "exchange"'),
   row("news", ["entities", 0, "id"], "p 1", 'expected an id of 1-160 characters [A-Za-z0-9_.:-]: "p 1" has " " (a space) at character 2; did you mean "p-1"?'),
   row("news", ["hidden"], "true", 'expected a boolean, not the string "true"'),
   row("news", ["deleted"], null, "expected a boolean, not null"),
@@ -284,7 +291,7 @@ const rows: Row[] = [
   row("x_accounts", ["bio"], [], "expected a string, not an array of 0 items"),
 
   row("trending", ["entity"], "p1", 'expected an object, not the string "p1"'),
-  row("trending", ["entity", "type"], "stock", 'expected one of: project, token, person, x_account; not "stock"'),
+  row("trending", ["entity", "type"], "fund", 'expected one of: project, token, person, stock, narrative, x_account; not "fund"'),
   row("trending", ["entity", "id"], "p 1", 'expected an id of 1-160 characters [A-Za-z0-9_.:-]: "p 1" has " " (a space) at character 2; did you mean "p-1"?'),
   row("trending", ["entity"], { type: "x_account", handle: "https://x.com/AuroraHQ" }, 'expected an X handle of 1-15 characters [A-Za-z0-9_]: "https://x.com/AuroraHQ" has ":" at character 6; did you mean "AuroraHQ"?', "entity.handle"),
   row("trending", ["day"], "yesterday", 'expected the string "live" or a date YYYY-MM-DD: "yesterday" is not one'),
@@ -305,6 +312,24 @@ const rows: Row[] = [
   row("news", ["prominence"], true, "expected a number, not the boolean true"),
   row("events", ["prominence"], "500", 'expected a number, not the string "500"'),
   row("x_accounts", ["prominence"], 5000, "expected a number <= 1000, not 5000"),
+
+  row("narratives", ["id"], "nar restaking", 'expected an id of 1-160 characters [A-Za-z0-9_.:-]: "nar restaking" has " " (a space) at character 4; did you mean "nar-restaking"?'),
+  row("narratives", ["slug"], "Restaking", 'expected a slug of 1-160 characters [a-z0-9-]: "Restaking" has "R" at character 1; did you mean "restaking"?'),
+  row("narratives", ["name"], long, `expected at most 200 characters, not 201: "${"a".repeat(60)}"…`),
+  row("narratives", ["projects"], "p1", 'expected an array, not the string "p1"'),
+  row("narratives", ["projects", 0], "p 1", 'expected an id of 1-160 characters [A-Za-z0-9_.:-]: "p 1" has " " (a space) at character 2; did you mean "p-1"?'),
+  row("narratives", ["timeline"], {}, "expected an array, not an object"),
+  row("narratives", ["timeline", 0, "date"], "2026-02-30", "no such date: 2026-02-30 (February 2026 has 28 days)"),
+  row("narratives", ["timeline", 0, "title"], "a\u0007", 'expected text without control characters: "a\\u0007" has U+0007 at character 2'),
+  row("narratives", ["signal"], 5, "expected an object, not the number 5"),
+  row("narratives", ["signal", "score"], "high", 'expected a number, not the string "high"'),
+  row("narratives", ["signal", "observed_at"], "today", 'expected an ISO 8601 UTC date-time such as 2026-03-01T12:00:00Z: "today" is not one'),
+  row("narratives", ["hidden"], "no", 'expected a boolean, not the string "no"'),
+  row("narratives", ["deleted"], 1, "expected a boolean, not the number 1"),
+  row("narratives", ["prominence"], 0, "expected a number >= 1, not 0"),
+  row("narratives", ["description"], 1, "expected a string, not the number 1"),
+  row("people", ["roles", 1, "fund_id"], "fund a", 'expected an id of 1-160 characters [A-Za-z0-9_.:-]: "fund a" has " " (a space) at character 5; did you mean "fund-a"?'),
+  row("people", ["roles", 1, "project_id"], "p1", "expected project_id or fund_id: one, not both", "roles[1]"),
 
   // The internal fields, the same in every record and nested object that takes them.
   row("funds", ["sources"], "https://a.example", 'expected an array, not the string "https://a.example"'),

@@ -43,10 +43,15 @@ it("calls every documented operation through openapi-fetch and reads each answer
     newsId: "story:11111111-1111-4111-8111-111111111111",
     xAccountId: "xa_wqzvo7hriklvfiutr25qfkq6hf",
     eventSlug: "berlin-node-day",
+    narrativeSlug: "defi-lending",
+    fundSlug: "atlas-ventures",
+    stockSlug: "orbit-holdings",
   });
   expect(Object.keys(lines).sort()).toEqual(documentedRoutes(false).map((route) => route.operation).sort());
   expect(lines.get_project).toBe("Aurora Swap (proj_aurora)");
   expect(lines.search_entities).toContain("project:proj_aurora");
+  expect(lines.get_token).toBe("AUR of Aurora Swap, rank 4");
+  expect(lines.get_fund).toBe("Atlas Ventures: 2 portfolio projects, partners Alice Nakamoto");
   const spent = documentedRoutes(false).reduce((sum, route) => sum + operationPolicy[route.operation].cost, 0);
   const check = await service.call("GET", "/v1/projects/aurora-swap", { key });
   expect(check.body.meta.credits_remaining).toBe(100 - spent - 1);

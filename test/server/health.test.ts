@@ -65,11 +65,11 @@ describe("GET /readyz", () => {
     }
     // fixtures/valid curates every family and every precomputed snapshot: it offers every operation.
     const holds = {
-      families: ["projects", "tokens", "people", "funds", "stocks", "news", "events", "x_accounts", "trending"],
-      precomputed: ["trending_projects", "fund_rankings", "stock_rankings", "market", "market_snapshot", "top_movers", "trending_live", "trending_days"],
+      families: ["projects", "tokens", "people", "funds", "stocks", "narratives", "news", "events", "x_accounts", "trending"],
+      precomputed: ["trending_projects", "fund_rankings", "stock_rankings", "market", "market_snapshot", "top_movers", "trending_live", "trending_days", "narrative_rankings"],
     };
     expect(res.body).toEqual({ status: "ready", snapshot: manifest.content_hash, precomputed, holds, not_offered: [] });
-    expect(Object.keys(precomputed).sort()).toEqual(["fund_rankings", "market", "stock_rankings", "trending_live", "trending_projects"]);
+    expect(Object.keys(precomputed).sort()).toEqual(["fund_rankings", "market", "narrative_rankings", "stock_rankings", "trending_live", "trending_projects"]);
   });
 
   it("says when a precomputed snapshot is no longer fresh, at request time", async () => {
@@ -124,7 +124,7 @@ describe("GET /readyz", () => {
       expect(res.status).toBe(503);
       expectPublicHeaders(res.headers);
       expect(res.body).toMatchObject({ status: "not_ready", reason: "meter_unavailable", snapshot: manifest.content_hash });
-      expect(Object.keys(res.body.precomputed as object).sort()).toEqual(["fund_rankings", "market", "stock_rankings", "trending_live", "trending_projects"]);
+      expect(Object.keys(res.body.precomputed as object).sort()).toEqual(["fund_rankings", "market", "narrative_rankings", "stock_rankings", "trending_live", "trending_projects"]);
     } finally {
       console.error = silenced;
       holder.prepare("ROLLBACK").run();

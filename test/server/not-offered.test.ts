@@ -43,6 +43,11 @@ const notOffered = [
   ["get_event", "GET", "/v1/events/summit"],
   ["get_news", "GET", "/v1/news/story:11111111-1111-4111-8111-111111111111"],
   ["get_x_account", "GET", "/v1/x-accounts/xa_aaaaaaaaaaaaaaaaaaaaaaaaaa"],
+  ["get_token_unlocks", "GET", "/v1/tokens/t1/unlocks"],
+  ["list_narratives", "GET", "/v1/narratives"],
+  ["get_narrative", "GET", "/v1/narratives/restaking"],
+  ["get_fund", "GET", "/v1/funds/atlas"],
+  ["get_stock_news", "GET", "/v1/stocks/kumo/news"],
 ] as const;
 
 /** The answer without what differs between two requests: its id. */
@@ -87,6 +92,7 @@ describe("operations no curated record feeds", () => {
       },
       meta: okMeta(2, 997, 2),
     });
+    expect((await service.call("GET", "/v1/tokens/t1", { key })).body.data).toMatchObject({ id: "t1", project: { id: "p1" } });
     expect((await service.call("GET", "/v1/key", { key })).status).toBe(200);
   });
 
@@ -108,6 +114,11 @@ describe("operations no curated record feeds", () => {
       { operation: "get_news", method: "GET", path: "/v1/news/{id}" },
       { operation: "get_x_account", method: "GET", path: "/v1/x-accounts/{id}" },
       { operation: "get_event", method: "GET", path: "/v1/events/{slug}" },
+      { operation: "get_token_unlocks", method: "GET", path: "/v1/tokens/{id}/unlocks" },
+      { operation: "list_narratives", method: "GET", path: "/v1/narratives" },
+      { operation: "get_narrative", method: "GET", path: "/v1/narratives/{slug}" },
+      { operation: "get_fund", method: "GET", path: "/v1/funds/{slug}" },
+      { operation: "get_stock_news", method: "GET", path: "/v1/stocks/{slug}/news" },
     ]);
     // The unreleased operation is never named, offered or not.
     expect(JSON.stringify(res.body)).not.toContain("trending_projects\",\"method");
@@ -142,7 +153,7 @@ describe("operations no curated record feeds", () => {
     expect((inspected.not_offered as Array<{ operation: string }>).map((o) => o.operation)).toEqual([
       "search_people", "get_person_investments", "get_person_roles", "get_project_market", "list_trending_projects", "get_tokenomics",
       "list_market_top_movers", "get_market_snapshot", "list_stock_rankings", "list_fund_rankings", "list_trending_entities",
-      "get_news", "get_x_account", "get_event",
+      "get_news", "get_x_account", "get_event", "get_token_unlocks", "list_narratives", "get_narrative", "get_fund", "get_stock_news",
     ]);
     expect((inspected.published as Record<string, unknown>).projects).toEqual({ curated: 1, written: 1, not_published: { description: 1, chains: 1 } });
   });

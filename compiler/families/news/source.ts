@@ -48,7 +48,9 @@ function languageMessage(input: unknown): string {
 
 export const newsEntityRef = z
   .strictObject({
-    type: z.enum(["project", "token", "person", "fund"]).describe("The kind of entity: which file `id` names a record of."),
+    type: z
+      .enum(["project", "token", "person", "fund", "stock", "narrative"])
+      .describe("The kind of entity: which file `id` names a record of (projects, tokens, people, funds, stocks or narratives)."),
     id: field(entityId, "The entity's id: must name a record of that file. Written with the entity's slug and name."),
   })
   .describe("An entity the story is about.");
@@ -73,7 +75,7 @@ export const newsSource = z
       .array(newsEntityRef)
       .max(50)
       .default([])
-      .describe("An array (at most 50) of the entities the story is about, each `{type: project|token|person|fund, id}`. Default `[]`."),
+      .describe("An array (at most 50) of the entities the story is about, each `{type: project|token|person|fund|stock|narrative, id}`; a story naming a stock is one of that stock's stories. Default `[]`."),
     hidden: z.boolean().default(false).describe("`true` keeps the story out of the snapshot. Default `false`."),
     deleted: z.boolean().default(false).describe("`true` marks the story deleted: it never reaches the snapshot. Default `false`."),
     ...searchFields,

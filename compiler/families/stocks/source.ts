@@ -10,8 +10,8 @@ export const cryptoAngles = [
 
 export const stockSource = z
   .strictObject({
-    id: field(entityId, "The stock's id. Unique in stocks.jsonl. Written."),
-    slug: field(slug, "The stock's slug. Unique in stocks.jsonl. Written, and searched."),
+    id: field(entityId, "The stock's id: news entities and trending entries name the stock by it. Unique in stocks.jsonl. Written."),
+    slug: field(slug, "The stock's slug, in `/v1/stocks/{slug}/news`. Unique in stocks.jsonl. Written, and searched."),
     name: field(text(200), "The company's name. Written, and searched."),
     ticker: patterned(/^[A-Z0-9.-]{1,16}$/, { expected: "a ticker of 1-16 characters [A-Z0-9.-]", allowed: /[A-Z0-9.-]/, min: 1, max: 16 }, {
       suggestion: (value) => value.toUpperCase(),

@@ -4,7 +4,7 @@
 import { prominenceScores } from "../../policy.ts";
 import { defineFamily } from "../define.ts";
 import { tokenSource } from "./source.ts";
-import { tokenChecks, tokenEligibility, tokenExclusions, tokenObservations, tokenOutput } from "./sql.ts";
+import { tokenChecks, tokenEligibility, tokenExclusions, tokenFunctions, tokenObservations, tokenOutput } from "./sql.ts";
 import { tokenRankings } from "./rankings.ts";
 import { tokenStaging } from "./staging.ts";
 
@@ -19,6 +19,7 @@ export const tokens = defineFamily({
   eligibility: tokenEligibility,
   exclusions: () => tokenExclusions,
   output: tokenOutput,
+  functions: tokenFunctions,
   search: {
     layout: "token",
     curated: { table: "k_tokens", id: "id" },

@@ -1,6 +1,7 @@
 // Tokens: identity, the market observation that places a token in the top-200 universe,
 // and tokenomics whose every field carries its own verification time and confidence.
 import { z } from "zod";
+import { UNLOCK_CADENCES } from "../../../snapshot/unlocks.ts";
 import { dateTime, entityId, field, internalFields, nonNegative, nullableField, patterned, searchFields, slug, snakeCase, text, visibilityFields } from "../source-fields.ts";
 import { contractsSource } from "./contracts.ts";
 
@@ -44,12 +45,25 @@ export const allocationSource = z
 export const vestingScheduleSource = z
   .strictObject({
     allocation_bucket: field(snakeCase(64), "The allocation `bucket` this schedule vests. Written."),
-    start_at: field(dateTime, "When vesting starts. Written."),
-    cliff_at: nullableField(dateTime, "When the cliff ends. Written."),
-    end_at: field(dateTime, "When vesting ends. Written."),
-    cadence: field(snakeCase(32), "How often tokens unlock, e.g. `monthly`. Written."),
+    start_at: field(dateTime, "When vesting starts (the token generation event): the TGE share unlocks then. Written."),
+    cliff_at: nullableField(dateTime, "When the cliff ends: the steps accrued by then unlock at once; from `start_at` to `end_at`. Written."),
+    end_at: field(dateTime, "When vesting ends, after `start_at`: the last step unlocks then. Written."),
+    cadence: z
+      .enum(UNLOCK_CADENCES)
+      .describe("How often tokens unlock after the cliff: `daily`, `weekly`, `monthly`, `quarterly`, `yearly`, or `linear` (daily steps). Written."),
     percent_unlocked_at_tge: z.number().min(0).max(100).describe("The share unlocked at the token generation event, in percent (0-100). Written."),
     amount_native: field(nonNegative, "The amount vested, in the token's own units. Written."),
+  })
+  // The unlock rule (snapshot/unlocks.ts) needs a schedule that ends after it starts, and a cliff inside it.
+  .superRefine((schedule, context) => {
+    const [start, end] = [Date.parse(schedule.start_at), Date.parse(schedule.end_at)];
+    // A date-time that is not one is reported by its own field.
+    if (!Number.isFinite(start) || !Number.isFinite(end)) return;
+    if (!(end > start)) context.addIssue({ code: "custom", path: ["end_at"], message: `expected a time after start_at ${schedule.start_at}` });
+    const cliff = schedule.cliff_at === null || schedule.cliff_at === undefined ? null : Date.parse(schedule.cliff_at);
+    if (cliff !== null && (cliff < start || cliff > end)) {
+      context.addIssue({ code: "custom", path: ["cliff_at"], message: `expected a time from start_at ${schedule.start_at} to end_at ${schedule.end_at}` });
+    }
   })
   .describe("One vesting schedule.");
 

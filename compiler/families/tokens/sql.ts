@@ -3,6 +3,7 @@
 import type { ReferenceSql } from "../define.ts";
 import { duplicate, intoProblems, overCap, quote, visibilityCounts } from "../_sql.ts";
 import { cutoff, eligibilityThresholds as t } from "../../policy.ts";
+import { unlockPlan, type UnlockCadence, type UnlockPlan } from "../../../snapshot/unlocks.ts";
 
 export const tokenChecks = (references: ReferenceSql): string[] => [
   duplicate("s_tokens", "tokens.jsonl", "id", "id", "id"),
@@ -64,8 +65,32 @@ export const tokenExclusions = {
   over_list_cap: overCap("k_token_contracts", "token_id"),
 };
 
+/** One field of a vesting schedule's unlock plan (snapshot/unlocks.ts), for the SQL function `unlock_plan`. */
+const plannedFields = ["start_ms", "end_ms", "tge_amount", "cliff_ms", "cliff_amount", "first_step", "step_count", "step_amount"] as const;
+let lastPlan: { key: string; plan: UnlockPlan } | undefined;
+
+/** `unlock_plan(field, start_at, cliff_at, end_at, cadence, percent_unlocked_at_tge, amount_native)`: a row's fields are asked in turn, so the last plan is kept. */
+function plannedField(field: string, start: string, cliff: string | null, end: string, cadence: string, tge: number, amount: number): number | null {
+  const key = `${start}|${cliff}|${end}|${cadence}|${tge}|${amount}`;
+  if (lastPlan?.key !== key) {
+    const plan = unlockPlan({
+      allocation_bucket: "", start_ms: Date.parse(start), cliff_ms: cliff === null ? null : Date.parse(cliff), end_ms: Date.parse(end),
+      cadence: cadence as UnlockCadence, percent_unlocked_at_tge: tge, amount_native: amount,
+    });
+    lastPlan = { key, plan };
+  }
+  if (!(plannedFields as readonly string[]).includes(field)) throw new Error(`unlock_plan has no field ${field}`);
+  return lastPlan.plan[field as (typeof plannedFields)[number]];
+}
+
+export const tokenFunctions = { unlock_plan: plannedField };
+
+const planned = (field: (typeof plannedFields)[number]): string =>
+  `unlock_plan('${field}', start_at, cliff_at, end_at, cadence, percent_unlocked_at_tge, amount_native)`;
+
 export const tokenOutput = `
-INSERT INTO tokens SELECT id, slug, symbol, name FROM k_tokens ORDER BY id;
+INSERT INTO tokens SELECT id, slug, symbol, name, CASE WHEN project_id IN (SELECT id FROM k_projects) THEN project_id END
+  FROM k_tokens ORDER BY id;
 INSERT INTO token_contracts SELECT token_id, position, chain_id, address FROM k_token_contracts WHERE position <= ${t.listCap} ORDER BY token_id, position;
 INSERT INTO tokenomics (token_id, as_of, model_type)
   SELECT f.token_id, min(f.verified_at), max(CASE WHEN f.field = 'model_type' THEN s.model_type END)
@@ -79,6 +104,9 @@ INSERT INTO tokenomics_vesting
   SELECT f.token_id, v.idx + 1, v.allocation_bucket, v.start_at, v.cliff_at, v.end_at, v.cadence, v.percent_unlocked_at_tge, v.amount_native
   FROM k_tokenomics f JOIN s_vesting v ON v.token_line = f.token_line
   WHERE f.field = 'vesting_schedules' ORDER BY f.token_id, v.idx;
+INSERT INTO token_unlock_plans
+  SELECT token_id, position, allocation_bucket, cadence, ${plannedFields.map(planned).join(", ")}
+  FROM tokenomics_vesting ORDER BY token_id, position;
 INSERT INTO tokenomics_utilities
   SELECT f.token_id, u.idx + 1, u.utility_type
   FROM k_tokenomics f JOIN s_utilities u ON u.token_line = f.token_line

@@ -10,10 +10,12 @@ export const trendingEntityRef = z
     z.strictObject({ type: z.literal("project").describe("The entity is a project."), id: entityIdOf("projects.jsonl") }),
     z.strictObject({ type: z.literal("token").describe("The entity is a token."), id: entityIdOf("tokens.jsonl") }),
     z.strictObject({ type: z.literal("person").describe("The entity is a person."), id: entityIdOf("people.jsonl") }),
+    z.strictObject({ type: z.literal("stock").describe("The entity is a stock."), id: entityIdOf("stocks.jsonl") }),
+    z.strictObject({ type: z.literal("narrative").describe("The entity is a narrative."), id: entityIdOf("narratives.jsonl") }),
     /** X accounts are named by handle: curators never see the opaque id. */
     z.strictObject({ type: z.literal("x_account").describe("The entity is an X account."), handle: field(xHandle, "The handle of a record of x_accounts.jsonl.") }),
   ])
-  .describe("The entity the signal is about: `{type: project|token|person, id}` or `{type: x_account, handle}`. Written as the entity.");
+  .describe("The entity the signal is about: `{type: project|token|person|stock|narrative, id}` or `{type: x_account, handle}`. Written as the entity.");
 
 export const trendingSignalSource = z
   .strictObject({
