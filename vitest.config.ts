@@ -6,7 +6,7 @@ export default defineConfig({
     include: ["test/**/*.test.ts"],
     // Tests that compare a client's latency alone and under attack run after, one file at a time
     // (vitest.timing.config.ts): beside another test file on 2 cores, their p99s measure that file.
-    // The long scenarios (kill loops, stalled pipes, a million lines, rolling publishes) are
+    // The long scenarios (kill loops, stalled pipes, a million lines, rolling publishes, outages) are
     // `npm run test:stress` (vitest.stress.config.ts), which CI runs after `npm test`.
     exclude: ["test/**/*.timing.test.ts", "test/**/*.stress.test.ts", "**/node_modules/**"],
     // Most files spend their time waiting on child processes and sockets: two at a time even on

@@ -1,5 +1,6 @@
 // The long scenarios (test/**/*.stress.test.ts): SIGKILL loops under load, a stalled stderr over
-// 120,000 requests, a million-line source, rolling publishes to three readers. Each loads the
+// 120,000 requests, a million-line source, rolling publishes to three readers, files replaced under
+// a serving reader, PostgreSQL outages, compiles killed mid-way, the bundle rebuilt. Each loads the
 // machine itself, so they run one file at a time; CI runs them after `npm test`.
 import { defineConfig } from "vitest/config";
 
