@@ -57,6 +57,17 @@ export function parseScopes(value: string): Scope[] {
   return names as Scope[];
 }
 
+/**
+ * The largest balance a key may hold: 2^53 - 1, the largest integer every JSON reader holds
+ * exactly, so `credits_remaining` is always read as it was written (the contract states it).
+ */
+export const MAX_BALANCE = Number.MAX_SAFE_INTEGER;
+
+/** A top-up that would take the balance past MAX_BALANCE: refused, nothing changed. */
+export function balanceTooLarge(id: string, amount: number): KeyManagementError {
+  return new KeyManagementError(`crediting ${amount} would take the balance of key ${id} past ${MAX_BALANCE} credits`);
+}
+
 /** Whole credits: `min` 0 for an opening balance, 1 for a top-up. */
 export function parseCredits(value: string, min: 0 | 1): number {
   const credits = /^\d+$/.test(value) ? Number(value) : Number.NaN;

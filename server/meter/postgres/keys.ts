@@ -5,7 +5,7 @@ import type pg from "pg";
 import { scopes as allScopes, type Scope, type Tier } from "../../policy.ts";
 import { scopesToColumn } from "../_columns.ts";
 import { displayPrefix, hashSecret, newKeyId, newSecret } from "../secret.ts";
-import { KeyManagementError, type CreatedKey, type KeyStore, type KeySummary, type NewKey } from "../key-store.ts";
+import { balanceTooLarge, KeyManagementError, MAX_BALANCE, type CreatedKey, type KeyStore, type KeySummary, type NewKey } from "../key-store.ts";
 import { checkedName, revokedError, SELECT_KEYS, toSummary, type KeyRow } from "../_key-rows.ts";
 import type { KeyState } from "../interface.ts";
 import { applyPostgresMigrations } from "./_migrations.ts";
@@ -75,7 +75,8 @@ export class PostgresKeyStore implements KeyStore {
   async credit(id: string, amount: number, now: number): Promise<KeySummary> {
     if (!Number.isSafeInteger(amount) || amount < 1) throw new KeyManagementError(`invalid credit amount ${amount}`);
     return this.#change(id, now, "credit", {}, async (client, at) => {
-      await client.query("UPDATE balances SET credits = credits + $1 WHERE key_id = $2", [amount, id]);
+      const credited = await client.query("UPDATE balances SET credits = credits + $1 WHERE key_id = $2 AND credits <= $3", [amount, id, MAX_BALANCE - amount]);
+      if (credited.rowCount === 0) throw balanceTooLarge(id, amount);
       await _recordTopUp(client, id, amount, at);
     });
   }

@@ -6,7 +6,7 @@ import { scopesToColumn } from "../_columns.ts";
 import { checkedName, revokedError, SELECT_KEYS, toSummary, type KeyRow } from "../_key-rows.ts";
 import { displayPrefix, hashSecret, newKeyId, newSecret } from "../secret.ts";
 import type { KeyState } from "../interface.ts";
-import { KeyManagementError, type CreatedKey, type KeyStore, type KeySummary, type NewKey } from "../key-store.ts";
+import { balanceTooLarge, KeyManagementError, MAX_BALANCE, type CreatedKey, type KeyStore, type KeySummary, type NewKey } from "../key-store.ts";
 
 export function createKey(
   db: MeterDatabase,
@@ -59,7 +59,8 @@ export function revokeKey(db: MeterDatabase, id: string, now: number): KeySummar
 export function creditKey(db: MeterDatabase, id: string, amount: number, now: number): KeySummary {
   if (!Number.isSafeInteger(amount) || amount < 1) throw new KeyManagementError(`invalid credit amount ${amount}`);
   return changeKey(db, id, now, "credit", {}, (at) => {
-    db.prepare("UPDATE balances SET credits = credits + ? WHERE key_id = ?").run(amount, id);
+    const credited = db.prepare("UPDATE balances SET credits = credits + ? WHERE key_id = ? AND credits <= ?").run(amount, id, MAX_BALANCE - amount);
+    if (credited.changes === 0) throw balanceTooLarge(id, amount);
     recordTopUp(db, id, amount, at);
   });
 }
