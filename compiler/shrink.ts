@@ -3,10 +3,9 @@
 // a precomputed snapshot would lose more than SHRINK_LIMIT of its records, or become empty, unless
 // the caller accepts it (`--allow-shrink`). The counts come from the two manifests, so the guard
 // costs two small reads; the semantic diff (snapshot/diff.ts) runs only to say what would change.
-// Top movers are not guarded: which tokens rise or fall changes with every market, not with curation.
 import { statSync } from "node:fs";
 import { diffSnapshots, readSnapshotManifest, SnapshotDiffError, type SnapshotDiff } from "../snapshot/diff.ts";
-import { familySpecs } from "../snapshot/specs.ts";
+import { familySpecs, MARKET_SUMMARY_TABLE, rankingSpecs } from "../snapshot/specs.ts";
 import { families } from "./families/index.ts";
 
 /** The largest share of its records a family or a precomputed snapshot may lose without --allow-shrink. */
@@ -21,16 +20,13 @@ function recordsTable(family: string, diff: string): string {
 
 /**
  * What is counted, by the manifest's `row_counts` table: the records of each family that `cei
- * diff` compares (its `diff`), each precomputed snapshot's entries.
+ * diff` compares (its `diff`), each guarded precomputed snapshot's entries (snapshot/specs.ts), and
+ * the market's summary row.
  */
 const guarded: ReadonlyArray<{ name: string; table: string; unit: string }> = [
   ...families.flatMap(({ family, diff }) => (diff === undefined ? [] : [{ name: family, table: recordsTable(family, diff), unit: "records" }])),
-  { name: "trending_projects", table: "trending_projects", unit: "entries" },
-  { name: "trending_entities", table: "trending_entities", unit: "entries" },
-  { name: "fund_rankings", table: "fund_rankings", unit: "entries" },
-  { name: "stock_rankings", table: "stock_rankings", unit: "entries" },
-  { name: "market", table: "market_assets", unit: "entries" },
-  { name: "market_snapshot", table: "market_snapshot", unit: "rows" },
+  ...rankingSpecs.filter((spec) => spec.shrinkGuard).map(({ name, table }) => ({ name, table, unit: "entries" })),
+  { name: MARKET_SUMMARY_TABLE, table: MARKET_SUMMARY_TABLE, unit: "rows" },
 ];
 
 export interface Replacement {

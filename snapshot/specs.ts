@@ -70,15 +70,20 @@ export interface RankingSpec {
   entry: string[];
   /** Where the `as_of` comes from: a row of `snapshots`, or the group's row of `trending_days`. */
   asOf: { snapshot: string } | "trending_days" | null;
+  /**
+   * Whether the compile's shrink guard counts its entries (compiler/shrink.ts): not for the top
+   * movers, since which tokens rise or fall changes with every market, not with curation.
+   */
+  shrinkGuard: boolean;
 }
 
 export const rankingSpecs: readonly RankingSpec[] = [
-  { name: "trending_projects", table: "trending_projects", group: [], entry: ["project_id"], asOf: { snapshot: "trending_projects" } },
-  { name: "trending_entities", table: "trending_entities", group: ["day"], entry: ["entity_type", "entity_id"], asOf: "trending_days" },
-  { name: "fund_rankings", table: "fund_rankings", group: [], entry: ["fund_id"], asOf: { snapshot: "fund_rankings" } },
-  { name: "stock_rankings", table: "stock_rankings", group: [], entry: ["stock_id"], asOf: { snapshot: "stock_rankings" } },
-  { name: "market", table: "market_assets", group: [], entry: ["token_id"], asOf: { snapshot: "market" } },
-  { name: "top_movers", table: "market_movers", group: ["period", "direction"], entry: ["token_id"], asOf: null },
+  { name: "trending_projects", table: "trending_projects", group: [], entry: ["project_id"], asOf: { snapshot: "trending_projects" }, shrinkGuard: true },
+  { name: "trending_entities", table: "trending_entities", group: ["day"], entry: ["entity_type", "entity_id"], asOf: "trending_days", shrinkGuard: true },
+  { name: "fund_rankings", table: "fund_rankings", group: [], entry: ["fund_id"], asOf: { snapshot: "fund_rankings" }, shrinkGuard: true },
+  { name: "stock_rankings", table: "stock_rankings", group: [], entry: ["stock_id"], asOf: { snapshot: "stock_rankings" }, shrinkGuard: true },
+  { name: "market", table: "market_assets", group: [], entry: ["token_id"], asOf: { snapshot: "market" }, shrinkGuard: true },
+  { name: "top_movers", table: "market_movers", group: ["period", "direction"], entry: ["token_id"], asOf: null, shrinkGuard: false },
 ];
 
 /** The market's one summary row, compared field by field under the `market` snapshot. */
