@@ -10,14 +10,16 @@ export type ErrorCode = { [Name in keyof Schemas]: Schemas[Name] extends { error
 /** An error's meta: the balance and window are absent when the key was not known (401). */
 export type ErrorMeta = { request_id: string; credits_used: 0; credits_remaining?: number; rate_limit?: Meta["rate_limit"] };
 
-/** Anything a call of this client throws. */
+/** Anything a call of this client throws. Its `name` is its class's. */
 export class CeiError extends Error {
-  override name = "CeiError";
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = new.target.name;
+  }
 }
 
 /** The API answered with its error envelope. */
 export class CeiApiError extends CeiError {
-  override name = "CeiApiError";
   readonly status: number;
   readonly code: ErrorCode;
   /** `INVALID_REQUEST` only: every problem found, each naming the parameter (`path`). */
@@ -37,28 +39,17 @@ export class CeiApiError extends CeiError {
 }
 
 /** 401: no key, or not one the service knows. Not retried. */
-export class InvalidApiKeyError extends CeiApiError {
-  override name = "InvalidApiKeyError";
-}
+export class InvalidApiKeyError extends CeiApiError {}
 /** 402: the balance is below the operation's cost (the message names both). Never retried. */
-export class InsufficientCreditsError extends CeiApiError {
-  override name = "InsufficientCreditsError";
-}
+export class InsufficientCreditsError extends CeiApiError {}
 /** 403: the key is disabled or revoked, or lacks the operation's scope. Not retried. */
-export class ForbiddenError extends CeiApiError {
-  override name = "ForbiddenError";
-}
+export class ForbiddenError extends CeiApiError {}
 /** 404: no such record (or a served record without the part asked for: the message says which). */
-export class NotFoundError extends CeiApiError {
-  override name = "NotFoundError";
-}
+export class NotFoundError extends CeiApiError {}
 /** 422: `details` names every problem with the parameters or body. Not retried. */
-export class InvalidRequestError extends CeiApiError {
-  override name = "InvalidRequestError";
-}
+export class InvalidRequestError extends CeiApiError {}
 /** 429 after the client's retries, or when `Retry-After` is longer than it is willing to wait. */
 export class RateLimitedError extends CeiApiError {
-  override name = "RateLimitedError";
   /** Whole seconds until the key's window ends (`Retry-After`). */
   readonly retryAfterSeconds: number;
 
@@ -68,19 +59,13 @@ export class RateLimitedError extends CeiApiError {
   }
 }
 /** 500: stale data or a fault in the service; the message says which. Not retried. */
-export class InternalError extends CeiApiError {
-  override name = "InternalError";
-}
+export class InternalError extends CeiApiError {}
 
 /** The connection failed (refused, reset, closed) on every attempt. */
-export class CeiConnectionError extends CeiError {
-  override name = "CeiConnectionError";
-}
+export class CeiConnectionError extends CeiError {}
 
 /** No whole answer arrived within the timeout. Not retried: the service may have answered and charged. */
-export class CeiTimeoutError extends CeiError {
-  override name = "CeiTimeoutError";
-}
+export class CeiTimeoutError extends CeiError {}
 
 /** The class of each error code: the contract's closed set (a test compares it with the document). */
 export const errorClasses = {

@@ -91,7 +91,7 @@ describe("retries", () => {
     const cei = createCeiClient({ baseUrl: running.url, apiKey: key, onRetry: (retry) => retries.push(retry) });
     const refused = await cei.call("search_people", { query: "alice" }).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(InsufficientCreditsError);
-    expect(refused).toMatchObject({ status: 402, code: "INSUFFICIENT_CREDITS", message: expect.stringContaining("costs 2 credits; the API key has 1 credit") });
+    expect(refused).toMatchObject({ name: "InsufficientCreditsError", status: 402, code: "INSUFFICIENT_CREDITS", message: expect.stringContaining("costs 2 credits; the API key has 1 credit") });
     expect(retries).toEqual([]);
     // The 402 was the key's one request before this one.
     expect((await cei.call("get_key")).meta.rate_limit.remaining).toBe(600 - 2);
