@@ -5,8 +5,8 @@
 // rate limited like any request. A tool answers the operation's `data` and what the key has left;
 // an API error is a tool error whose text says what to do (a 402 names the cost and the balance).
 import type { Command } from "commander";
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+// The SDK is loaded only when the command runs, so that `cei --help` does not pay for it.
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { CeiApiError, CeiClient, CeiError, type OperationId } from "../clients/typescript/index.ts";
@@ -62,7 +62,8 @@ function _toolError(error: unknown): CallToolResult {
   return { isError: true, content: [{ type: "text", text: message }] };
 }
 
-export function createMcpServer(client: CeiClient, options: { releaseTrendingProjects: boolean }): McpServer {
+export async function createMcpServer(client: CeiClient, options: { releaseTrendingProjects: boolean }): Promise<McpServer> {
+  const { McpServer } = await import("@modelcontextprotocol/sdk/server/mcp.js");
   const server = new McpServer({ name: "cei", version: API_VERSION });
   for (const route of documentedRoutes(options.releaseTrendingProjects)) {
     server.registerTool(route.operation, {
@@ -104,7 +105,8 @@ export function registerMcp(program: Command): void {
         return;
       }
       const client = new CeiClient({ baseUrl: flags.baseUrl, apiKey, timeoutMs: Number(flags.timeout), maxRetryAfterMs: MAX_RATE_LIMIT_WAIT_MS });
-      const server = createMcpServer(client, { releaseTrendingProjects: flags.releaseTrendingProjects });
+      const server = await createMcpServer(client, { releaseTrendingProjects: flags.releaseTrendingProjects });
+      const { StdioServerTransport } = await import("@modelcontextprotocol/sdk/server/stdio.js");
       await server.connect(new StdioServerTransport());
     });
 }

@@ -1,15 +1,23 @@
 // GET /llms.txt (decision 38): a plain-text index of the API for language models and agents, in
 // the llmstxt.org layout (a title, a one-paragraph summary, then sections of links with notes).
-// Generated from the route table, the policy table and the operations' own request schemas, as
-// docs/openapi.json is, so an operation added to routes.ts appears here with nothing else to do.
-import type { z } from "zod";
+// It renders the published operations of the OpenAPI document, which buildOpenApi derives from the
+// route table, the policy table and the operations' own request schemas, so an operation added to
+// routes.ts appears here with nothing else to do.
 import { MAX_BODY_BYTES } from "../_body.ts";
-import { documentedRoutes, openApiPath } from "../openapi/document.ts";
-import { inlineSchema, objectFields, type JsonSchema } from "../openapi/_schemas.ts";
-import { operationPolicy, RATE_WINDOW_MS, tierRateLimits, tiers } from "../policy.ts";
+import { buildOpenApi, documentedRoutes, openApiPath } from "../openapi/document.ts";
+import { RATE_WINDOW_MS, tierRateLimits, tiers } from "../policy.ts";
 import { publicRoutes } from "../public-routes.ts";
 import type { Route } from "../routes.ts";
 import { referencePaths } from "./paths.ts";
+
+type JsonSchema = Record<string, unknown>;
+
+interface DocumentedOperation {
+  "x-scope": string | null;
+  "x-credit-cost": number;
+  parameters: Array<{ name: string; in: string; required: boolean; schema: JsonSchema }>;
+  requestBody?: { content: { "application/json": { schema: JsonSchema } } };
+}
 
 /** `{"type":"integer","minimum":1,"maximum":20,"default":10}` → `integer 1-20, default 10`. */
 export function describeValue(schema: JsonSchema): string {
@@ -37,17 +45,16 @@ const _credits = (cost: number) => (cost === 1 ? "1 credit" : `${cost} credits`)
 const _pointer = (path: string, method: string) =>
   `/openapi.json#/paths/${encodeURIComponent(path.replaceAll("~", "~0").replaceAll("/", "~1"))}/${method.toLowerCase()}`;
 
-function _operationLine(route: Route): string {
-  const { scope, cost } = operationPolicy[route.operation];
+function _operationLine(route: Route, operation: DocumentedOperation): string {
+  const scope = operation["x-scope"];
   const path = openApiPath(route.path);
-  const request = route.handler.request as z.ZodObject<{ params: z.ZodType; query: z.ZodType; body?: z.ZodType }>;
   const inputs: string[] = [];
-  for (const field of objectFields(request.shape.params)) inputs.push(`path \`${field.name}\` (${describeValue(field.schema)})`);
-  for (const field of objectFields(request.shape.query)) {
-    inputs.push(`query \`${field.name}\` (${field.required ? "required, " : ""}${describeValue(field.schema)})`);
+  for (const parameter of operation.parameters) {
+    const required = parameter.in === "query" && parameter.required ? "required, " : "";
+    inputs.push(`${parameter.in} \`${parameter.name}\` (${required}${describeValue(parameter.schema)})`);
   }
-  if (request.shape.body !== undefined) {
-    const body = inlineSchema(request.shape.body, "input");
+  const body = operation.requestBody?.content["application/json"].schema;
+  if (body !== undefined) {
     const required = new Set((body.required as string[] | undefined) ?? []);
     for (const [name, schema] of Object.entries((body.properties ?? {}) as Record<string, JsonSchema>)) {
       inputs.push(`body \`${name}\` (${required.has(name) ? "required, " : ""}${describeValue(schema)})`);
@@ -55,11 +62,13 @@ function _operationLine(route: Route): string {
   }
   const needs = scope === null ? "no scope" : `scope \`${scope}\``;
   const takes = inputs.length === 0 ? "No parameters." : `Takes ${inputs.join("; ")}.`;
-  return `- [${route.operation}](${_pointer(path, route.method)}): \`${route.method} ${path}\`. ${_credits(cost)}, ${needs}. ${takes}`;
+  return `- [${route.operation}](${_pointer(path, route.method)}): \`${route.method} ${path}\`. ${_credits(operation["x-credit-cost"])}, ${needs}. ${takes}`;
 }
 
 /** The text of /llms.txt for the operations this server publishes. */
 export function buildLlmsTxt(options: { releaseTrendingProjects: boolean }): string {
+  const document = buildOpenApi({ releaseTrendingProjects: options.releaseTrendingProjects, examples: {} });
+  const paths = document.paths as Record<string, Record<string, DocumentedOperation>>;
   const limits = tiers.map((tier) => `\`${tier}\` ${tierRateLimits[tier]}`).join(", ");
   const free = [
     ...publicRoutes.map((route) => `- \`GET ${route.path}\`: ${route.summary}.`),
@@ -79,7 +88,7 @@ export function buildLlmsTxt(options: { releaseTrendingProjects: boolean }): str
     "",
     "## Operations",
     "",
-    ...documentedRoutes(options.releaseTrendingProjects).map(_operationLine),
+    ...documentedRoutes(options.releaseTrendingProjects).map((route) => _operationLine(route, paths[openApiPath(route.path)]![route.method.toLowerCase()]!)),
     "",
     "## Free paths",
     "",

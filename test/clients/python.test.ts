@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { documentedRoutes } from "../../server/openapi/document.ts";
 import { errorCodes } from "../../server/errors.ts";
 import { operationPolicy, tierRateLimits } from "../../server/policy.ts";
-import { operationCalls } from "../metering/_operations.ts";
+import { operationCalls } from "../_support/operation-calls.ts";
 import { FIXTURE_NOW } from "../_support/server.ts";
 import { resettingFront, silentServer, spendWindow, startClientTestServer, type ClientTestServer } from "./_servers.ts";
 
@@ -51,7 +51,7 @@ async function pythonReady(baseUrl: string, apiKey: string, calls: Array<[string
   };
 }
 
-/** An operation call of test/metering/_operations.ts as `call()` takes it: path, query and body parameters in one object. */
+/** An operation call of test/_support/operation-calls.ts as `call()` takes it: path, query and body parameters in one object. */
 function paramsOf(operation: string): Record<string, unknown> {
   const route = documentedRoutes(false).find((candidate) => candidate.operation === operation)!;
   const call = operationCalls.find((candidate) => candidate.operation === operation)!;

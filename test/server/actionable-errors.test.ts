@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { operationPolicy } from "../../server/policy.ts";
 import { routes, type Route } from "../../server/routes.ts";
-import { operationCalls } from "../metering/_operations.ts";
+import { operationCalls } from "../_support/operation-calls.ts";
 import { createTestService, type TestService } from "../_support/server.ts";
 
 let service: TestService;
@@ -38,7 +38,7 @@ describe.each(metered.map((route) => [route.operation, route] as const))("402: %
   it("names the operation's cost and the key's balance", async () => {
     const cost = operationPolicy[operation].cost;
     const call = operationCalls.find((candidate) => candidate.operation === operation);
-    expect(call, `test/metering/_operations.ts has a valid request for ${operation}`).toBeDefined();
+    expect(call, `test/_support/operation-calls.ts has a valid request for ${operation}`).toBeDefined();
     const balance = cost - 1;
     const { key } = service.newKey({ credits: balance });
     const res = await service.call(route.method, call!.path, { key, body: call!.body });
