@@ -1,4 +1,4 @@
-// Every operation once, each answer read through the generated types, against a running server:
+// One call of each operation, each answer read through the generated types, against a running server:
 // `CEI_KEY=<key> npx tsx clients/typescript/example.ts` (`npm start` prints a key and serves the
 // bundled sample on http://127.0.0.1:8787; CEI_BASE_URL to change). Ids default to the sample's
 // ones used in docs/api.md; the X account id depends on the installation's secret, so it is taken

@@ -3,6 +3,7 @@
 // out here from the decision's text, not read from server/policy.ts, so that a wrong policy table
 // fails the tests instead of agreeing with them.
 import type { Scope } from "../../server/policy.ts";
+import { routes } from "../../server/routes.ts";
 
 export interface OperationCall {
   operation: string;
@@ -41,3 +42,17 @@ export const operationCalls: readonly OperationCall[] = [
 export const allScopes: readonly Scope[] = [
   "search", "discovery", "projects", "funds", "people", "tokens", "markets", "stocks", "news", "events", "x_accounts",
 ];
+
+/**
+ * An operation's call as the clients take it (`call(operationId, params)`): its path parameters,
+ * query parameters and body fields in one object.
+ */
+export function callParams(operation: string): Record<string, unknown> {
+  const route = routes.find((candidate) => candidate.operation === operation);
+  const call = operationCalls.find((candidate) => candidate.operation === operation);
+  if (route === undefined || call === undefined) throw new Error(`no route or operation call for ${operation}`);
+  const url = new URL(call.path, "http://localhost");
+  const names = [...route.path.matchAll(/:([a-z_]+)/g)].map((match) => match[1]!);
+  const values = new RegExp(`^${route.path.replace(/:[a-z_]+/g, "([^/]+)")}$`).exec(url.pathname)!.slice(1).map(decodeURIComponent);
+  return { ...Object.fromEntries(names.map((name, i) => [name, values[i]])), ...Object.fromEntries(url.searchParams), ...(call.body as object | undefined) };
+}

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { documentedRoutes } from "../../server/openapi/document.ts";
 import { errorCodes } from "../../server/errors.ts";
 import { operationPolicy, tierRateLimits } from "../../server/policy.ts";
-import { operationCalls } from "../_support/operation-calls.ts";
+import { callParams } from "../_support/operation-calls.ts";
 import { FIXTURE_NOW } from "../_support/server.ts";
 import { resettingFront, silentServer, spendWindow, startClientTestServer, type ClientTestServer } from "./_servers.ts";
 
@@ -51,17 +51,6 @@ async function pythonReady(baseUrl: string, apiKey: string, calls: Array<[string
   };
 }
 
-/** An operation call of test/_support/operation-calls.ts as `call()` takes it: path, query and body parameters in one object. */
-function paramsOf(operation: string): Record<string, unknown> {
-  const route = documentedRoutes(false).find((candidate) => candidate.operation === operation)!;
-  const call = operationCalls.find((candidate) => candidate.operation === operation)!;
-  const url = new URL(call.path, "http://x");
-  const names = [...route.path.matchAll(/:([a-z_]+)/g)].map((match) => match[1]!);
-  const pattern = new RegExp(`^${route.path.replace(/:[a-z_]+/g, "([^/]+)")}$`);
-  const values = pattern.exec(url.pathname)!.slice(1).map(decodeURIComponent);
-  return { ...Object.fromEntries(names.map((name, i) => [name, values[i]])), ...Object.fromEntries(url.searchParams), ...(call.body as object) };
-}
-
 let running: ClientTestServer;
 beforeAll(async () => {
   running = await startClientTestServer();
@@ -88,7 +77,7 @@ print(json.dumps({"imported": imported, "stdlib": sorted(sys.stdlib_module_names
 it("calls every documented operation by its id", async () => {
   const { key } = running.service.newKey({ credits: 100 });
   const operations = documentedRoutes(false).map((route) => route.operation);
-  const outcomes = await python(running.url, key, operations.map((operation) => [operation, operation === "get_key" ? {} : paramsOf(operation)]));
+  const outcomes = await python(running.url, key, operations.map((operation) => [operation, operation === "get_key" ? {} : callParams(operation)]));
   outcomes.forEach((outcome, i) => {
     expect(outcome.error, `${operations[i]}: ${outcome.message}`).toBeUndefined();
     expect(Object.keys(outcome.ok).sort(), operations[i]).toEqual(["data", "meta"]);
