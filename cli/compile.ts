@@ -2,6 +2,7 @@
 import { existsSync, lstatSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { InvalidArgumentError, type Command } from "commander";
+import { parseZonedDateTime } from "./_dates.ts";
 import { compileSnapshot } from "../compiler/compile.ts";
 import { MAX_PROBLEMS_PER_KIND, summaryText, type ProblemSummary } from "../compiler/problem-report.ts";
 import { scratchDirFor } from "../compiler/scratch.ts";
@@ -62,22 +63,6 @@ export function readXSecret(file: string | undefined, defaultFile?: string, env:
   return secret;
 }
 
-const ZONED_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2})$/;
-
-/** `--as-of`: an ISO 8601 date-time with its zone (Z or ±hh:mm); local time is refused, so every machine compiles the same bytes. */
-export function parseZonedDateTime(value: string): Date {
-  if (!ZONED_DATE_TIME.test(value)) {
-    const hint = /^\d{4}-\d{2}-\d{2}T[\d:.]+$/.test(value) ? ` (${value} has no zone: add Z for UTC, or an offset such as +09:00)` : "";
-    throw new InvalidArgumentError(`expected an ISO 8601 date-time with a zone, e.g. 2026-03-01T12:00:00Z${hint}`);
-  }
-  const [year, month, day] = value.slice(0, 10).split("-").map(Number) as [number, number, number];
-  const probe = new Date(Date.UTC(year, month - 1, day));
-  const ms = Date.parse(value);
-  if (probe.getUTCMonth() !== month - 1 || probe.getUTCDate() !== day || Number.isNaN(ms)) {
-    throw new InvalidArgumentError(`${value} is not a date-time that exists`);
-  }
-  return new Date(ms);
-}
 
 /** `--max-problems`: a whole number, 0 for the summary alone. */
 function parseMaxProblems(value: string): number {

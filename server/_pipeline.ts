@@ -49,11 +49,13 @@ const BEARER = /^Bearer +([A-Za-z0-9._~+/-]{1,256}=*) *$/i;
 
 const invalidApiKey = new ApiError("INVALID_API_KEY");
 const keyNotActive = new ApiError("FORBIDDEN", "The API key is disabled or revoked.");
+/** Decision 37: an expired key is told apart from a disabled or revoked one by its message. */
+const keyExpired = new ApiError("FORBIDDEN", "The API key has expired.");
 const missingScope = new ApiError("FORBIDDEN", "The API key does not have the scope this operation requires.");
 const routeNotFound = new ApiError("NOT_FOUND");
 const rateLimited = new ApiError("RATE_LIMITED");
 const internalError = new ApiError("INTERNAL_ERROR");
-const refusedBy = { forbidden: keyNotActive, out_of_scope: missingScope, rate_limited: rateLimited } as const;
+const refusedBy = { forbidden: keyNotActive, expired: keyExpired, out_of_scope: missingScope, rate_limited: rateLimited } as const;
 const FRESH = { fresh: true } as const;
 
 export class Pipeline {
@@ -80,7 +82,7 @@ export class Pipeline {
       if (key === undefined) return this.#error(trace, invalidApiKey, {});
     }
     trace.keyId = key.id;
-    if (key.state !== "active") return this.#error(trace, keyNotActive, await this.#deps.meter.status(key));
+    if (key.state !== "active") return this.#error(trace, key.state === "expired" ? keyExpired : keyNotActive, await this.#deps.meter.status(key));
     return key;
   }
 
@@ -148,7 +150,14 @@ export class Pipeline {
   /** The response to a settled request: the refusal, the work's error, or its data with the charge. */
   async #answer(trace: RequestTrace, served: ServedRoute | undefined, settlement: Settlement<Answer>, body: ReceivedBody | undefined): Promise<Response> {
     const { admission } = settlement;
-    if (settlement.outcome === "refused") return this.#error(trace, refusedBy[admission.result as Exclude<Admission["result"], "admitted">], admission);
+    if (settlement.outcome === "refused") {
+      // A secret rerolled since it was looked up, its grace over: unknown, like any other (decision 37).
+      if (admission.result === "unknown") {
+        trace.keyId = undefined;
+        return this.#error(trace, invalidApiKey, {});
+      }
+      return this.#error(trace, refusedBy[admission.result as Exclude<Admission["result"], "admitted" | "unknown">], admission);
+    }
     if (settlement.outcome === "failed") throw settlement.error;
     const { value, charge } = settlement;
     if ("error" in value) {

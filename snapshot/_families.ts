@@ -25,7 +25,7 @@ export interface FamilyDiff {
 
 export function diffFamily(db: Database.Database, spec: FamilySpec): FamilyDiff {
   if (!tableInBoth(db, spec.table)) return { added: [], removed: [], changed: [] };
-  const rows = diffRows(db, spec.table, ["id"]);
+  const rows = diffRows(db, spec.table, ["id"], [], spec.types);
   const added = rows.added.map((record) => ({ id: String(record.id), record }));
   const removed = rows.removed.map((record) => ({ id: String(record.id), record }));
   const wholeRecord = new Set([...added, ...removed].map((r) => r.id));
@@ -39,7 +39,7 @@ export function diffFamily(db: Database.Database, spec: FamilySpec): FamilyDiff 
   for (const list of spec.lists) {
     if (!tableInBoth(db, list.table)) continue;
     const key = [list.parent, ...list.key];
-    const items = diffRows(db, list.table, key, list.key.includes("position") ? [] : ["position"]);
+    const items = diffRows(db, list.table, key, list.key.includes("position") ? [] : ["position"], list.types);
     const listOf = (row: Row): ListDiff | null => {
       const parent = String(row[list.parent]);
       if (wholeRecord.has(parent)) return null;
@@ -53,6 +53,11 @@ export function diffFamily(db: Database.Database, spec: FamilySpec): FamilyDiff 
   const sortedChanges = [...changed.values()].sort((a, b) => compareIds(a.id, b.id));
   for (const change of sortedChanges) change.lists = _inListOrder(spec, change.lists);
   return { added, removed, changed: sortedChanges };
+}
+
+/** How an item's field is named in outputs: `features[feat_x].status`, or `tvl.tvl_usd` for a one-row attachment. */
+export function itemField(list: ListSpec, itemId: string, field: string): string {
+  return list.key.length === 0 ? `${list.name}.${field}` : `${list.name}[${itemId}].${field}`;
 }
 
 /** The item's key values (`#3` for a position), or the list's name for a one-row attachment. */

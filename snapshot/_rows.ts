@@ -3,6 +3,7 @@
 // added and changed rows, old NOT EXISTS new for the removed ones), streamed row by row, so only
 // the differences ever reach JavaScript.
 import type Database from "better-sqlite3";
+import type { ValueType } from "./specs.ts";
 
 export const OLD = "main";
 export const NEW = "newer";
@@ -31,9 +32,9 @@ export function columnsOf(db: Database.Database, table: string): string[] {
 /**
  * Rows of `table` added, removed and changed between the two files, matched on `key`. Columns in
  * `ignore` are neither compared nor reported; every other column is compared with `IS` (exact,
- * NULL-safe).
+ * NULL-safe), then reported as its API type (`types`: booleans, lists).
  */
-export function diffRows(db: Database.Database, table: string, key: readonly string[], ignore: readonly string[] = []): RowDiff {
+export function diffRows(db: Database.Database, table: string, key: readonly string[], ignore: readonly string[] = [], types: Readonly<Record<string, ValueType>> = {}): RowDiff {
   const columns = columnsOf(db, table).filter((c) => !ignore.includes(c));
   const values = columns.filter((c) => !key.includes(c));
   const t = quote(table);
@@ -48,8 +49,9 @@ export function diffRows(db: Database.Database, table: string, key: readonly str
     WHERE NOT (${matched}) OR ${differs}
     ${order}`);
   const diff: RowDiff = { added: [], removed: [], changed: [] };
+  const api = apiValues(types);
   for (const raw of forward.iterate() as Iterable<Row>) {
-    const row = Object.fromEntries(columns.map((c) => [c, raw[c]]));
+    const row = Object.fromEntries(columns.map((c) => [c, api(c, raw[c])]));
     if (!raw["matched "]) {
       diff.added.push(row);
       continue;
@@ -57,7 +59,7 @@ export function diffRows(db: Database.Database, table: string, key: readonly str
     const fields: Record<string, FieldChange> = {};
     values.forEach((v, i) => {
       const before = raw[`old ${i}`];
-      if (before !== raw[v]) fields[v] = { old: before, new: raw[v] };
+      if (before !== raw[v]) fields[v] = { old: api(v, before), new: row[v] };
     });
     diff.changed.push({ row, fields });
   }
@@ -65,8 +67,22 @@ export function diffRows(db: Database.Database, table: string, key: readonly str
     SELECT ${columns.map((c) => `o.${quote(c)} AS ${quote(c)}`).join(", ")} FROM ${OLD}.${t} o
     WHERE NOT EXISTS (SELECT 1 FROM ${NEW}.${t} n WHERE ${on})
     ${order}`);
-  for (const row of removed.iterate() as Iterable<Row>) diff.removed.push(row);
+  for (const row of removed.iterate() as Iterable<Row>) diff.removed.push(Object.fromEntries(columns.map((c) => [c, api(c, row[c])])));
   return diff;
+}
+
+/**
+ * A stored value as the API serves it: a boolean for 0/1, an array for a list's JSON text. Dates
+ * stay the ISO text the API serves; NULL stays null.
+ */
+export function apiValues(types: Readonly<Record<string, ValueType>>): (column: string, value: unknown) => unknown {
+  return (column, value) => {
+    if (value === null || value === undefined) return value;
+    const type = types[column];
+    if (type === "boolean") return value === 1;
+    if (type === "list") return JSON.parse(value as string) as unknown;
+    return value;
+  };
 }
 
 /** Code-unit order: the same on every machine and locale (SQLite's BINARY collation for ASCII ids). */

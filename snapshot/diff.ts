@@ -8,17 +8,20 @@ import { openPair, readSnapshotManifest, SnapshotDiffError } from "./_open-pair.
 import { diffRankings, type RankingDiff } from "./_rankings.ts";
 import { compareIds, type FieldChange } from "./_rows.ts";
 import { familySpecs } from "./specs.ts";
+import { findWarnings, type Warning } from "./warnings.ts";
 
 // The manifest reader with our own sentence for a missing file or one that is not a snapshot,
 // for the other commands that open a snapshot (cei inspect, cei compile's shrink guard).
 export { readSnapshotManifest, SnapshotDiffError };
-export type { FamilyDiff, RankingDiff, FieldChange };
+export type { FamilyDiff, RankingDiff, FieldChange, Warning };
 export type { ListDiff, RecordChange } from "./_families.ts";
 
 export interface SnapshotSide {
   file: string;
   format_version: number;
   content_hash: string | null;
+  /** The time the snapshot's eligibility and precomputed snapshots are relative to (the manifest's). */
+  reference_time: string | null;
 }
 
 /** A manifest entry that differs; nested objects are compared entry by entry (`row_counts.projects`). */
@@ -32,6 +35,7 @@ export interface DiffSummary {
   families: Record<string, { added: number; removed: number; changed: number }>;
   snapshots: Record<string, { entered: number; left: number; moved: number; changed: number; as_of_changed: boolean }>;
   manifest_changes: number;
+  warnings: number;
 }
 
 export interface SnapshotDiff {
@@ -42,6 +46,8 @@ export interface SnapshotDiff {
   manifest: ManifestChange[];
   families: Record<string, FamilyDiff>;
   snapshots: Record<string, RankingDiff>;
+  /** Sanity warnings (snapshot/warnings.ts): never a difference by themselves. */
+  warnings: Warning[];
 }
 
 /** Throws SnapshotDiffError when a file is missing or not a snapshot, or the format versions differ. */
@@ -58,11 +64,12 @@ export function diffSnapshots(oldFile: string, newFile: string): SnapshotDiff {
     const families = Object.fromEntries(familySpecs.map((spec) => [spec.name, diffFamily(db, spec)]));
     const snapshots = diffRankings(db);
     const manifest = diffManifests(oldManifest, newManifest);
-    const summary = _summary(families, snapshots, manifest);
+    const warnings = findWarnings(db, { families, snapshots }, oldManifest, newManifest);
+    const summary = _summary(families, snapshots, manifest, warnings);
     const identical = manifest.length === 0
       && Object.values(summary.families).every((f) => f.added + f.removed + f.changed === 0)
       && Object.keys(summary.snapshots).length === 0;
-    return { old: _side(oldFile, oldManifest), new: _side(newFile, newManifest), identical, summary, manifest, families, snapshots };
+    return { old: _side(oldFile, oldManifest), new: _side(newFile, newManifest), identical, summary, manifest, families, snapshots, warnings };
   } finally {
     db.close();
   }
@@ -87,10 +94,11 @@ function _flatten(value: Record<string, unknown>, prefix = "", into = new Map<st
 }
 
 function _side(file: string, manifest: Record<string, unknown>): SnapshotSide {
-  return { file, format_version: manifest.format_version as number, content_hash: typeof manifest.content_hash === "string" ? manifest.content_hash : null };
+  const text = (key: string) => (typeof manifest[key] === "string" ? manifest[key] : null);
+  return { file, format_version: manifest.format_version as number, content_hash: text("content_hash"), reference_time: text("reference_time") };
 }
 
-function _summary(families: Record<string, FamilyDiff>, snapshots: Record<string, RankingDiff>, manifest: ManifestChange[]): DiffSummary {
+function _summary(families: Record<string, FamilyDiff>, snapshots: Record<string, RankingDiff>, manifest: ManifestChange[], warnings: Warning[]): DiffSummary {
   return {
     families: Object.fromEntries(Object.entries(families).map(([name, f]) => [name, { added: f.added.length, removed: f.removed.length, changed: f.changed.length }])),
     snapshots: Object.fromEntries(Object.entries(snapshots).map(([name, s]) => [name, {
@@ -98,5 +106,6 @@ function _summary(families: Record<string, FamilyDiff>, snapshots: Record<string
       changed: s.changed.length + (Object.keys(s.summary).length > 0 ? 1 : 0), as_of_changed: s.as_of !== null,
     }])),
     manifest_changes: manifest.length,
+    warnings: warnings.length,
   };
 }

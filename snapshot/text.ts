@@ -2,6 +2,7 @@
 // `cei diff --summary` prints and what a compile can print), then families, snapshots and manifest.
 // Colour (ANSI) only when the caller says so: the CLI asks for it on a TTY without NO_COLOR.
 import type { FieldChange, ListDiff, RankingDiff, SnapshotDiff } from "./diff.ts";
+import { familySpecs } from "./specs.ts";
 
 export interface TextOptions { colour: boolean }
 
@@ -28,6 +29,7 @@ export function summariseDiff(diff: SnapshotDiff, options: TextOptions = { colou
     lines.push(`  ${name.padEnd(width)}  ${[parts, c.as_of_changed ? p.changed("as_of changed") : ""].filter((s) => s !== "").join(", ")}`);
   }
   if (diff.summary.manifest_changes > 0) lines.push(`  ${"manifest".padEnd(width)}  ${diff.summary.manifest_changes} ${diff.summary.manifest_changes === 1 ? "entry" : "entries"} changed`);
+  if (diff.warnings.length > 0) lines.push(p.removed(`warnings (${diff.warnings.length})`), ...diff.warnings.map((w) => `  ${w.message}`));
   return lines.join("\n") + "\n";
 }
 
@@ -38,8 +40,9 @@ export function formatDiff(diff: SnapshotDiff, options: TextOptions = { colour: 
   for (const [name, family] of Object.entries(diff.families)) {
     if (family.added.length + family.removed.length + family.changed.length === 0) continue;
     out.push("", p.heading(name));
-    for (const { id, record } of family.added) out.push(p.added(`  + ${id}${_label(record)}`));
-    for (const { id, record } of family.removed) out.push(p.removed(`  - ${id}${_label(record)}`));
+    const label = familySpecs.find((spec) => spec.name === name)?.label;
+    for (const { id, record } of family.added) out.push(p.added(`  + ${id}${_label(record, label)}`));
+    for (const { id, record } of family.removed) out.push(p.removed(`  - ${id}${_label(record, label)}`));
     for (const change of family.changed) {
       out.push(p.changed(`  ~ ${change.id}`));
       out.push(..._fields(change.fields, "      "));
@@ -80,9 +83,9 @@ function _counts(p: Palette, counts: Array<[number, string, Paint]>): string {
   return counts.filter(([n]) => n > 0).map(([n, word, paint]) => paint(`${n} ${word}`)).join(", ");
 }
 
-/** A record's human name beside its id, when it has one. */
-function _label(record: Record<string, unknown>): string {
-  const name = record.name ?? record.full_name ?? record.title;
+/** A record's human name beside its id, when its family has one (its spec's `label`). */
+function _label(record: Record<string, unknown>, label: string | undefined): string {
+  const name = label === undefined ? undefined : record[label];
   return typeof name === "string" ? ` ${JSON.stringify(name)}` : "";
 }
 

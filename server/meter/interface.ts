@@ -19,19 +19,33 @@ export interface MeterObserver {
   failed(kind: "busy" | "failed"): void;
 }
 
+/** A key's state as stored; "expired" is not stored: a key whose `expires_at` has passed is expired (decision 37). */
 export type KeyState = "active" | "disabled" | "revoked";
-export interface KeyRecord { id: string; tier: Tier; scopes: ReadonlySet<Scope>; state: KeyState }
+export interface KeyRecord {
+  id: string;
+  tier: Tier;
+  scopes: ReadonlySet<Scope>;
+  /** As it stands at the lookup: the stored state, or "expired" (keyAt, lifecycle.ts). */
+  state: KeyState | "expired";
+  /** The sha256 of the secret the request was sent with (the key's own, or a rerolled one in its grace). */
+  secretSha256: string;
+  /** When the key expires (ms since the epoch), if ever. */
+  expiresAt: number | null;
+  /** For a secret replaced by `cei keys reroll`: the end of its grace period (ms); null for the key's current secret. */
+  graceUntil: number | null;
+}
 /** `reset_at` is ISO 8601 UTC with milliseconds. */
 export interface RateLimitInfo { limit: number; remaining: number; reset_at: string; tier: Tier }
 export interface MeterStatus { credits_remaining: number; rate_limit: RateLimitInfo }
 /**
  * The key as it stands in the meter when the request is counted (decision 27): `forbidden`
- * (disabled or revoked since it was looked up) is not counted; every other request is counted
+ * (disabled or revoked since it was looked up), `expired` (its moment has passed) and `unknown` (the
+ * secret was rerolled and its grace is over: 401) are not counted; every other request is counted
  * first, then `rate_limited` (over the window) or `out_of_scope` (the operation's scope is not the
  * key's). Balance and window as they stood.
  */
 export interface Admission extends MeterStatus {
-  result: "admitted" | "forbidden" | "out_of_scope" | "rate_limited";
+  result: "admitted" | "forbidden" | "expired" | "unknown" | "out_of_scope" | "rate_limited";
   /** Only for rate_limited: whole seconds to reset_at, rounded up, from 1 to the window length. */
   retry_after_s?: number;
 }

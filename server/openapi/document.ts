@@ -109,9 +109,9 @@ Every request needs \`Authorization: Bearer <API_KEY>\`. Every answer is JSON: \
 
 **Rate limits.** Requests per ${RATE_WINDOW_MS / 1000}-second window, by tier: ${tiers.map((tier) => `\`${tier}\` ${tierRateLimits[tier]}`).join(", ")}. Every request of an active key counts, valid or not, on any path (unknown routes and out-of-scope calls included).
 
-**Check order.** 401 key, 403 disabled or revoked key, 429 rate limit, 404 unknown route, 403 missing scope, 422 invalid request, 402 credits, 404 record, then 200.
+**Check order.** 401 key, 403 disabled, revoked or expired key, 429 rate limit, 404 unknown route, 403 missing scope, 422 invalid request, 402 credits, 404 record, then 200.
 
-**Any other path or method** (including HEAD and OPTIONS) answers \`401 INVALID_API_KEY\` without a valid key, \`403 FORBIDDEN\` with a disabled or revoked one, \`429 RATE_LIMITED\` when the key's window is used up, and \`404 NOT_FOUND\` otherwise, in the same error envelopes.`;
+**Any other path or method** (including HEAD and OPTIONS) answers \`401 INVALID_API_KEY\` without a valid key, \`403 FORBIDDEN\` with a disabled, revoked or expired one, \`429 RATE_LIMITED\` when the key's window is used up, and \`404 NOT_FOUND\` otherwise, in the same error envelopes.`;
 
 const PUBLIC_DESCRIPTION = "Needs no key and is never metered: costs nothing. Answers nothing beyond the public contract and the loaded snapshot's content hash, `as_of` times and freshness. A request the HTTP layer cannot accept (headers over 16 KiB, not valid HTTP/1.1, too slow) gets the 422 error envelope, as on every path.";
 

@@ -150,12 +150,17 @@ test("a compile that would empty a family is refused with what would change; --a
     "summary",
     "  events      4 removed",
     "  manifest    6 entries changed",
+    "warnings (1)",
+    "  shrink: events: 4 → 0 records (−100%), more than 5%",
     `cei compile: 1 problem(s); ${out} was not written`,
     "",
   ].join("\n"));
   expect(readFileSync(out).equals(earlier)).toBe(true);
   const accepted = await compile("--allow-shrink");
   expect(accepted.code).toBe(0);
-  expect(accepted.stdout.split("\n").slice(1)).toEqual([`against the earlier snapshot at ${out}:`, "summary", "  events      4 removed", "  manifest    6 entries changed", ""]);
+  expect(accepted.stdout.split("\n").slice(1)).toEqual([
+    `against the earlier snapshot at ${out}:`, "summary", "  events      4 removed", "  manifest    6 entries changed",
+    "warnings (1)", "  shrink: events: 4 → 0 records (−100%), more than 5%", "",
+  ]);
   expect((await compile()).stdout.split("\n").slice(1)).toEqual([`against the earlier snapshot at ${out}:`, "no differences", ""]);
 });

@@ -1,6 +1,8 @@
 // Shared set-up for the meter tests: a fresh meter file in a temporary folder, keys issued
 // through the real key-management functions, and a second connection to inspect the file.
 import Database from "better-sqlite3";
+import { spawn } from "node:child_process";
+import { createInterface } from "node:readline";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -70,4 +72,28 @@ export function answerOf(settlement: Settlement<unknown>): { status: 200 | 402 |
   if (charge === undefined) return { status: settlement.value === "402" ? 402 : 200, credits_remaining: admission.credits_remaining };
   const status = charge.result === "charged" ? 200 : charge.result === "forbidden" ? 403 : 402;
   return { status, credits_remaining: charge.credits_remaining };
+}
+
+/** A child (a tsx script) that prints "ready", waits for a line on stdin, then prints its tally as JSON last. */
+export interface ReadyChild { ready: Promise<void>; done: Promise<Record<string, number>>; go(): void }
+
+export function startReadyChild(script: string, args: string[], label: string): ReadyChild {
+  const child = spawn(process.execPath, ["--import", "tsx", script, ...args], { stdio: ["pipe", "pipe", "pipe"] });
+  const lines: string[] = [];
+  let stderr = "";
+  child.stderr.on("data", (chunk: Buffer) => { stderr += chunk.toString(); });
+  const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
+  const ready = new Promise<void>((resolve, reject) => {
+    createInterface({ input: child.stdout }).on("line", (line) => {
+      lines.push(line);
+      if (line === "ready") resolve();
+    });
+    void exited.then(() => reject(new Error(`${label} exited before it was ready: ${stderr}`)));
+  });
+  // A crashed child fails the test at once instead of leaving it waiting for a tally.
+  const done = exited.then((code) => {
+    if (code !== 0) throw new Error(`${label} exited with ${code}: ${stderr}`);
+    return JSON.parse(lines.at(-1)!) as Record<string, number>;
+  });
+  return { ready, done, go: () => child.stdin.end("go\n") };
 }

@@ -24,11 +24,12 @@ async function ceiJson<T>(...args: string[]): Promise<T> {
   return JSON.parse(run.stdout) as T;
 }
 
-interface KeyJson { id: string; key?: string; prefix: string; name: string | null; tier: string; scopes: string[]; state: string; credits: number }
+interface KeyJson { id: string; key?: string; prefix: string; name: string | null; tier: string; scopes: string[]; state: string; credits: number; refill?: unknown }
 
 let dir: TempDir;
 let meter: string;
 let created: KeyJson;
+let plain: string | undefined;
 beforeAll(async () => {
   dir = tempDir();
   meter = dir.file("meter.db");
@@ -65,7 +66,8 @@ describe("cei keys", () => {
     expect(await ceiJson<KeyJson>("keys", "credit", created.id, "25", "--meter", meter)).toMatchObject({ credits: 125 });
     // A balance stays a safe integer (the contract's bound of credits_remaining): refused, nothing written.
     expect(await cei("keys", "credit", created.id, String(Number.MAX_SAFE_INTEGER - 124), "--meter", meter)).toEqual({
-      code: 1, stdout: "", stderr: `cei keys credit: crediting ${Number.MAX_SAFE_INTEGER - 124} would take the balance of key ${created.id} past ${Number.MAX_SAFE_INTEGER} credits\n`,
+      code: 1, stdout: "",
+      stderr: `cei keys credit: cannot credit ${Number.MAX_SAFE_INTEGER - 124} credits to key "${created.id}": its balance would pass ${Number.MAX_SAFE_INTEGER}, the largest a balance may hold\n`,
     });
     expect(await ceiJson<KeyJson>("keys", "tier", created.id, "team", "--meter", meter)).toMatchObject({ tier: "team" });
     expect(await ceiJson<KeyJson>("keys", "scopes", created.id, "projects,people", "--meter", meter)).toMatchObject({ scopes: ["projects", "people"] });
@@ -101,6 +103,61 @@ describe("cei keys", () => {
     expect(run).toEqual({ code: 1, stdout: "", stderr: `${message}\n` });
   });
 
+  it("reroll --json prints what create prints, with the new secret; the old one works through --grace", async () => {
+    const rerolled = await ceiJson<KeyJson>("keys", "reroll", created.id, "--grace", "1h", "--meter", meter);
+    expect(Object.keys(rerolled)).toEqual(Object.keys(created));
+    expect(rerolled).toMatchObject({ id: created.id, tier: "team", scopes: ["projects", "people"], credits: 125 });
+    expect(rerolled.key).not.toBe(created.key);
+    const server = SqliteMeter.open(meter);
+    expect([server.findKey(rerolled.key!)?.id, server.findKey(created.key!)?.graceUntil]).toEqual([created.id, expect.any(Number)]);
+    server.close();
+  });
+
+  it("expire, refill, debit and transfer print the key as it now is; audit names the actor", async () => {
+    const expired = await cei("keys", "expire", created.id, "2099-01-01T00:00:00+01:00", "--meter", meter);
+    expect(expired).toMatchObject({ code: 0, stderr: "" });
+    expect(expired.stdout).toContain("active, tier team, 125 credits, scopes projects,people, expires 2098-12-31T23:00:00.000Z");
+    expect(await ceiJson<KeyJson>("keys", "refill", created.id, "--every", "month", "--to", "500", "--meter", meter)).toMatchObject({ refill: { every: "month", to: 500 } });
+    expect(await ceiJson<KeyJson>("keys", "refill", created.id, "--off", "--meter", meter)).toMatchObject({ refill: null });
+    expect(await ceiJson<KeyJson>("keys", "debit", created.id, "5", "--meter", meter, "--actor", "billing")).toMatchObject({ credits: 120 });
+    const other = await ceiJson<KeyJson>("keys", "create", "--meter", meter, "--tier", "free", "--credits", "0");
+    const moved = await cei("keys", "transfer", created.id, other.id, "20", "--meter", meter);
+    expect(moved.stdout.split("\n").filter(Boolean).map((line) => line.split(":")[0])).toEqual([created.id, other.id]);
+    const audit = await ceiJson<Array<{ actor: string; action: string; detail: unknown }>>("keys", "audit", "--key", created.id, "--meter", meter);
+    expect(audit.find((entry) => entry.action === "debit")).toMatchObject({ actor: "billing", detail: { amount: 5 } });
+    expect(audit.at(-1)).toMatchObject({ action: "transfer", detail: { amount: 20, to: other.id } });
+    const text = await cei("keys", "audit", "--key", other.id, "--meter", meter);
+    expect(text.stdout).toMatch(new RegExp(`  transfer  ${other.id}  amount 20; from "${created.id}"; credits 0 → 20\n$`));
+  });
+
+  it("usage: a table with a total, --csv and --json", async () => {
+    const csv = await cei("keys", "usage", "--meter", meter, "--by", "key,operation", "--csv");
+    expect(csv).toEqual({ code: 0, stdout: "key_id,name,operation,requests,credits\n", stderr: "" });
+    expect(await ceiJson("keys", "usage", "--meter", meter, "--from", "2026-01-01", "--to", "2026-01-02T00:00:00Z")).toEqual([]);
+    expect((await cei("keys", "usage", "--meter", meter)).stdout).toBe("no charged requests in this period\n");
+  });
+
+  it.each([
+    [["reroll", "@id", "--grace", "1 day"], 'cei keys reroll: invalid grace "1 day" (expected 0, or a whole number with s, m, h or d such as 24h, at most 365d)'],
+    [["expire", "@id", "2099-01-01T00:00:00"], 'cei keys expire: invalid moment "2099-01-01T00:00:00": expected an ISO 8601 date-time with a zone, e.g. 2026-03-01T12:00:00Z (2099-01-01T00:00:00 has no zone: add Z for UTC, or an offset such as +09:00), now or never'],
+    [["expire", "@id", "2001-01-01T00:00:00Z"], 'cei keys expire: 2001-01-01T00:00:00.000Z is in the past (use "now" to end the key at once)'],
+    [["refill", "@id", "--every", "week", "--to", "5"], 'cei keys refill: invalid refill schedule "week" (expected one of: day, month)'],
+    [["refill", "@id", "--to", "5"], "cei keys refill: give --every day|month and --to <credits>, or --off"],
+    [["refill", "@id", "--off", "--to", "5"], "cei keys refill: --off removes the refill: give it alone, without --every or --to"],
+    [["debit", "@id", "1000000"], 'cei keys debit: cannot debit 1000000 credits from key "@id": its balance is 100, and a balance never goes below 0'],
+    [["transfer", "@id", "@id", "1"], 'cei keys transfer: cannot transfer credits from key "@id" to itself'],
+    [["usage", "--by", "month"], 'cei keys usage: invalid --by "month" (expected one or more of key, day, operation, comma-separated)'],
+    [["usage", "--from", "2026-02-30"], 'cei keys usage: invalid --from "2026-02-30": 2026-02-30 is not a date-time that exists, or a date such as 2026-11-01'],
+    [["usage", "--json", "--csv"], "cei keys usage: --json and --csv cannot be used together"],
+    [["create", "--tier", "free", "--credits", "1", "--actor", ""], "cei keys create: an actor must be 1-200 characters"],
+  ])("%j fails with one line and exit 1", async (args, message) => {
+    // One key of 100 credits for every case: none of them changes it.
+    plain ??= (await ceiJson<KeyJson>("keys", "create", "--meter", meter, "--tier", "free", "--credits", "100")).id;
+    const id = plain;
+    const run = await cei("keys", ...args.map((arg) => arg.replace("@id", id)), "--meter", meter);
+    expect(run).toEqual({ code: 1, stdout: "", stderr: `${message.replaceAll("@id", id)}\n` });
+  });
+
   it("refuses a meter file that does not exist (except for create)", async () => {
     const run = await cei("keys", "list", "--meter", dir.file("missing.db"));
     expect(run.code).toBe(1);
@@ -110,9 +167,12 @@ describe("cei keys", () => {
   it("--help describes every subcommand", async () => {
     const run = await cei("keys", "--help");
     expect(run.code).toBe(0);
-    for (const name of ["create", "list", "disable", "enable", "revoke", "credit", "tier", "scopes", "migrate"]) {
-      expect(run.stdout).toContain(name);
+    for (const name of ["create", "list", "disable", "enable", "revoke", "credit", "debit", "transfer", "tier", "scopes", "reroll", "expire", "refill", "audit", "usage", "migrate"]) {
+      expect(run.stdout).toContain(`  ${name} `);
     }
+    const reroll = await cei("keys", "reroll", "--help");
+    expect(reroll.stdout).toContain("--grace <duration>");
+    expect(reroll.stdout).toContain('(default: "24h")');
   });
 });
 

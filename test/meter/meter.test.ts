@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openMeterDatabase } from "../../server/meter/sqlite/database.ts";
+import { hashSecret } from "../../server/meter/secret.ts";
 import { disableKey, revokeKey, setKeyTier } from "../../server/meter/sqlite/keys.ts";
 import { SqliteMeter } from "../../server/meter/sqlite/meter.ts";
 import { MeterBusyError, type Admission, type KeyRecord, type Settlement } from "../../server/meter/interface.ts";
@@ -50,7 +51,10 @@ function changeKey(change: (db: ReturnType<typeof openMeterDatabase>) => void): 
 describe("Meter.findKey", () => {
   it("finds a key by its secret and nothing by any other string", () => {
     const { secret, key } = keyWith(10);
-    expect(key).toEqual({ id: expect.stringMatching(/^key_[0-9A-Za-z]{16}$/), tier: "free", scopes: expect.any(Set), state: "active" });
+    expect(key).toEqual({
+      id: expect.stringMatching(/^key_[0-9A-Za-z]{16}$/), tier: "free", scopes: expect.any(Set), state: "active",
+      secretSha256: hashSecret(secret), expiresAt: null, graceUntil: null,
+    });
     expect(key.scopes.size).toBe(11);
     expect(meter.findKey(secret.slice(0, -1))).toBeUndefined();
     expect(meter.findKey("")).toBeUndefined();

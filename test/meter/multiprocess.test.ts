@@ -1,8 +1,6 @@
-import { spawn } from "node:child_process";
-import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, expect, it } from "vitest";
-import { inspect, issueKey, tempDir, type TempDir } from "./_helpers.ts";
+import { inspect, issueKey, startReadyChild, tempDir, type ReadyChild, type TempDir } from "./_helpers.ts";
 
 const HAMMER = fileURLToPath(new URL("./_hammer.ts", import.meta.url));
 const ATTEMPTS_PER_PROCESS = 500; // 1,500 attempts for 600 possible charges
@@ -10,29 +8,8 @@ let dir: TempDir;
 beforeEach(() => { dir = tempDir(); });
 afterEach(() => dir.remove());
 
-interface Hammer { ready: Promise<void>; done: Promise<Record<string, number>>; go(): void }
-
-function startHammer(file: string, secret: string, attempts: number, cost: number, label: string): Hammer {
-  const child = spawn(process.execPath, ["--import", "tsx", HAMMER, file, secret, String(attempts), String(cost), label], {
-    stdio: ["pipe", "pipe", "pipe"],
-  });
-  const lines: string[] = [];
-  let stderr = "";
-  child.stderr.on("data", (chunk: Buffer) => { stderr += chunk.toString(); });
-  const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
-  const ready = new Promise<void>((resolve, reject) => {
-    createInterface({ input: child.stdout }).on("line", (line) => {
-      lines.push(line);
-      if (line === "ready") resolve();
-    });
-    void exited.then(() => reject(new Error(`hammer ${label} exited before it was ready: ${stderr}`)));
-  });
-  // A crashed child fails the test at once instead of leaving it waiting for a tally.
-  const done = exited.then((code) => {
-    if (code !== 0) throw new Error(`hammer ${label} exited with ${code}: ${stderr}`);
-    return JSON.parse(lines.at(-1)!) as Record<string, number>;
-  });
-  return { ready, done, go: () => child.stdin.end("go\n") };
+function startHammer(file: string, secret: string, attempts: number, cost: number, label: string): ReadyChild {
+  return startReadyChild(HAMMER, [file, secret, String(attempts), String(cost), label], `hammer ${label}`);
 }
 
 it("no double spend across processes: exactly K/cost charges in total, balance 0, ledger = charges", async () => {

@@ -40,19 +40,20 @@ describe("migrations", () => {
       { version: 1, name: "keys_balances_rate_windows_ledger" },
       { version: 2, name: "admission_checks_scope" },
       { version: 3, name: "admission_counts_first_never_waits" },
+      { version: 4, name: "key_lifecycle" },
     ]);
     const run = await cei("keys", "migrate", "--meter", url);
-    expect(run).toEqual({ code: 0, stdout: "meter schema at version 3\n", stderr: "" });
+    expect(run).toEqual({ code: 0, stdout: "meter schema at version 4\n", stderr: "" });
   });
 
   it("a database migrated by a newer build is refused, by the server and by cei keys", async () => {
     const url = await newPostgresDatabase();
     await (await PostgresMeter.open(url)).close();
-    await query(url, "INSERT INTO schema_migrations VALUES (4, 'future', '2030-01-01T00:00:00.000Z')");
-    await expect(PostgresMeter.open(url)).rejects.toThrow("meter database schema version 4 is newer than this build supports (3)");
+    await query(url, "INSERT INTO schema_migrations VALUES (5, 'future', '2030-01-01T00:00:00.000Z')");
+    await expect(PostgresMeter.open(url)).rejects.toThrow("meter database schema version 5 is newer than this build supports (4)");
     const run = await cei("keys", "list", "--meter", url);
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain("schema version 4 is newer than this build supports (3)");
+    expect(run.stderr).toContain("schema version 5 is newer than this build supports (4)");
   });
 });
 
@@ -70,7 +71,7 @@ describe("cei keys on a postgres:// URL", () => {
     const key = await json<{ id: string; key: string; credits: number; name: string }>("create", "--tier", "pro", "--credits", "100", "--name", "alice");
     expect(key).toMatchObject({ id: expect.stringMatching(/^key_/), key: expect.stringMatching(/^cei_/), credits: 100, name: "alice", state: "active" });
     expect(await json("credit", key.id, "25")).toMatchObject({ credits: 125 });
-    expect((await cei("keys", "credit", key.id, String(Number.MAX_SAFE_INTEGER - 124), "--meter", url)).stderr).toContain("past 9007199254740991 credits");
+    expect((await cei("keys", "credit", key.id, String(Number.MAX_SAFE_INTEGER - 124), "--meter", url)).stderr).toContain("its balance would pass 9007199254740991");
     expect(await json("tier", key.id, "team")).toMatchObject({ tier: "team" });
     expect(await json("scopes", key.id, "projects,people")).toMatchObject({ scopes: ["projects", "people"] });
     const listed = await json<Array<{ id: string }>>("list");
@@ -87,6 +88,28 @@ describe("cei keys on a postgres:// URL", () => {
     expect(ledger).toEqual([{ kind: "top_up", delta: 100 }, { kind: "top_up", delta: 25 }]);
     expect(await query(url, "SELECT credits::int FROM balances WHERE key_id = $1", [key.id])).toEqual([{ credits: 125 }]);
   }, 30_000);
+
+  it("reroll, expire, refill, debit, transfer, audit and usage: every change audited, by --actor", async () => {
+    const a = await json<{ id: string; key: string }>("create", "--tier", "pro", "--credits", "100");
+    const b = await json<{ id: string }>("create", "--tier", "free", "--credits", "0", "--expires", "2099-01-01T00:00:00Z");
+    const rerolled = await json<{ id: string; key: string; credits: number }>("reroll", a.id, "--grace", "0");
+    expect(rerolled).toMatchObject({ id: a.id, credits: 100 });
+    expect(await json("expire", b.id, "never")).toMatchObject({ expires_at: null, state: "active" });
+    expect(await json("refill", b.id, "--every", "day", "--to", "10")).toMatchObject({ refill: { every: "day", to: 10 } });
+    expect(await json("debit", a.id, "40", "--actor", "billing")).toMatchObject({ credits: 60 });
+    expect(await json("transfer", a.id, b.id, "60")).toMatchObject([{ id: a.id, credits: 0 }, { id: b.id, credits: 60 }]);
+    const audit = await json<Array<{ actor: string; action: string; key_id: string }>>("audit");
+    expect(audit.filter((entry) => entry.key_id === a.id).map((entry) => entry.action)).toEqual(["create", "reroll", "debit", "transfer"]);
+    expect(audit.find((entry) => entry.action === "debit")?.actor).toBe("billing");
+    const secrets = await query<{ n: number }>(url, "SELECT count(*)::int AS n FROM retired_secrets WHERE key_id = $1", [a.id]);
+    expect(secrets).toEqual([{ n: 0 }]);
+    const usage = await cei("keys", "usage", "--meter", url, "--by", "day", "--csv");
+    expect(usage).toEqual({ code: 0, stdout: "day,requests,credits\n", stderr: "" });
+    for (const id of [a.id, b.id]) {
+      expect(await query(url, "SELECT coalesce(sum(delta), 0)::int AS sum FROM ledger WHERE key_id = $1", [id]))
+        .toEqual(await query(url, "SELECT credits::int AS sum FROM balances WHERE key_id = $1", [id]));
+    }
+  }, 60_000);
 
   it("a database that cannot be reached is one line on stderr, without the URL's password", async () => {
     const run = await cei("keys", "list", "--meter", "postgres://cei:hunter2@127.0.0.1:1/nowhere");

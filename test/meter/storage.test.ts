@@ -1,10 +1,11 @@
 import Database from "better-sqlite3";
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
+import { chmodSync, existsSync, readFileSync } from "node:fs";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openMeterDatabase } from "../../server/meter/sqlite/database.ts";
 import { LATEST_SCHEMA_VERSION, migrations } from "../../server/meter/sqlite/migrations.ts";
 import { SqliteMeter } from "../../server/meter/sqlite/meter.ts";
+import { openKeyStore } from "../../server/meter/open.ts";
 import { T0, issueKey, tempDir, type TempDir } from "./_helpers.ts";
 
 let dir: TempDir;
@@ -54,6 +55,33 @@ describe("migrations", () => {
     expect(appliedVersions()).toEqual(expected);
     const db = openMeterDatabase(file);
     expect(db.prepare("SELECT credits FROM balances WHERE key_id = ?").pluck().get(id)).toBe(7);
+    db.close();
+  });
+
+  it("upgrade a file of the first version in place: keys, balances and the ledger kept, its sequence continued, and audited", async () => {
+    const old = new Database(file);
+    old.exec(migrations[0]!.sql);
+    old.exec("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL) STRICT");
+    old.prepare("INSERT INTO schema_migrations VALUES (1, ?, 'x')").run(migrations[0]!.name);
+    old.exec(`INSERT INTO keys VALUES ('key_old', 'h', 'cei_abcdef', NULL, 'free', 'search', 'active', 'x', 'x');
+              INSERT INTO balances VALUES ('key_old', 4);
+              INSERT INTO ledger (key_id, kind, operation, delta, request_id, created_at) VALUES
+                ('key_old', 'top_up', NULL, 5, NULL, 'x'), ('key_old', 'charge', 'get_news', -1, 'req_1', 'x')`);
+    old.close();
+    chmodSync(file, 0o600);
+
+    const store = await openKeyStore(file, { mustExist: true, now: () => T0, actor: "ops" });
+    expect(await store.schemaVersion()).toBe(LATEST_SCHEMA_VERSION);
+    expect(await store.debit("key_old", 4, T0)).toMatchObject({ credits: 0, expires_at: null, refill: null, last_used_at: null });
+    expect((await store.audit({})).map(({ action, key_id, before, after }) => ({ action, key_id, before, after }))).toEqual([
+      { action: "migrate", key_id: null, before: { schema_version: 1 }, after: { schema_version: LATEST_SCHEMA_VERSION } },
+      { action: "debit", key_id: "key_old", before: { credits: 4 }, after: { credits: 0 } },
+    ]);
+    await store.close();
+    const db = new Database(file, { readonly: true });
+    expect(db.prepare("SELECT seq, kind, delta FROM ledger ORDER BY seq").all()).toEqual([
+      { seq: 1, kind: "top_up", delta: 5 }, { seq: 2, kind: "charge", delta: -1 }, { seq: 3, kind: "debit", delta: -4 },
+    ]);
     db.close();
   });
 

@@ -3,18 +3,18 @@
 // database), an injected clock shared by the app and the meter, the app on an ephemeral port, keys
 // made through the key store as `cei keys` makes them, and a second connection that reads the
 // meter as another process would (balances, ledger, rate windows).
-import Database from "better-sqlite3";
 import { createApp } from "../../server/app.ts";
 import { startServer, type RunningServer } from "../../server/listen.ts";
-import { isPostgresUrl, openKeyStore, openMeter } from "../../server/meter/open.ts";
-import { createPool } from "../../server/meter/postgres/pool.ts";
+import { openKeyStore, openMeter } from "../../server/meter/open.ts";
+import type { KeyStore } from "../../server/meter/key-store.ts";
 import type { Scope, Tier } from "../../server/policy.ts";
 import { Serving } from "../../server/serving.ts";
 import { FIXTURE_X_SECRET } from "../_support/fixtures.ts";
 import { newMeterLocation, type MeterBackend } from "../_support/meter-backends.ts";
 import { FIXTURE_NOW, fixtureSnapshot } from "../_support/server.ts";
+import { viewMeter, type MeterView } from "../_support/meter-view.ts";
 
-export { FIXTURE_NOW, fixtureSnapshot };
+export { FIXTURE_NOW, fixtureSnapshot, viewMeter };
 
 export interface HttpResult {
   status: number;
@@ -45,48 +45,6 @@ export async function request(baseUrl: string, method: string, path: string, opt
   return { status: response.status, headers: response.headers, body: JSON.parse(text) };
 }
 
-export interface LedgerRow { key_id: string; kind: string; operation: string | null; delta: number; request_id: string | null }
-
-/** The meter read through its own connection, as another process would read it. */
-export interface MeterView {
-  credits(keyId: string): Promise<number>;
-  ledger(keyId?: string): Promise<LedgerRow[]>;
-  /** Every balance, ledger row and rate window: equal before and after means nothing was written. */
-  state(): Promise<{ balances: unknown[]; ledger: unknown[]; windows: unknown[] }>;
-  close(): Promise<void>;
-}
-
-const LEDGER = "SELECT key_id, kind, operation, delta, request_id FROM ledger";
-
-export function viewMeter(location: string): MeterView {
-  if (isPostgresUrl(location)) {
-    const pool = createPool(location, 1);
-    const rows = async <T,>(sql: string, values: unknown[] = []) => (await pool.query(sql, values)).rows as T[];
-    return {
-      credits: async (keyId) => (await rows<{ credits: number }>("SELECT credits FROM balances WHERE key_id = $1", [keyId]))[0]!.credits,
-      ledger: (keyId) => rows<LedgerRow>(`${LEDGER} WHERE $1::text IS NULL OR key_id = $1 ORDER BY seq`, [keyId ?? null]),
-      state: async () => ({
-        balances: await rows("SELECT * FROM balances ORDER BY key_id"),
-        ledger: await rows("SELECT * FROM ledger ORDER BY seq"),
-        windows: await rows("SELECT * FROM rate_windows ORDER BY key_id"),
-      }),
-      close: () => pool.end(),
-    };
-  }
-  const db = new Database(location, { fileMustExist: true });
-  const ledger = db.prepare<[string | null, string | null], LedgerRow>(`${LEDGER} WHERE ? IS NULL OR key_id = ? ORDER BY seq`);
-  return {
-    credits: async (keyId) => db.prepare<[string], number>("SELECT credits FROM balances WHERE key_id = ?").pluck().get(keyId)!,
-    ledger: async (keyId) => ledger.all(keyId ?? null, keyId ?? null),
-    state: async () => ({
-      balances: db.prepare("SELECT * FROM balances ORDER BY key_id").all(),
-      ledger: db.prepare("SELECT * FROM ledger ORDER BY seq").all(),
-      windows: db.prepare("SELECT * FROM rate_windows ORDER BY key_id").all(),
-    }),
-    close: async () => void db.close(),
-  };
-}
-
 export interface MeteredServer {
   url: string;
   backend: MeterBackend;
@@ -99,6 +57,8 @@ export interface MeteredServer {
   enableKey(id: string): Promise<void>;
   revokeKey(id: string): Promise<void>;
   setScopes(id: string, scopes: Scope[]): Promise<void>;
+  /** The key store itself, as `cei keys` uses it (the clock is `clock.now`). */
+  keys: KeyStore;
   call(method: string, path: string, options: RequestOptions): Promise<HttpResult>;
   view: MeterView;
   close(): Promise<void>;
@@ -130,6 +90,7 @@ export async function startMeteredServer(options: { releaseTrendingProjects?: bo
     enableKey: async (id) => void await keys.enable(id, clock.now),
     revokeKey: async (id) => void await keys.revoke(id, clock.now),
     setScopes: async (id, scopes) => void await keys.setScopes(id, scopes, clock.now),
+    keys,
     call: (method, path, requestOptions) => request(running.url, method, path, requestOptions),
     view,
     async close() {

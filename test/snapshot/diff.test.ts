@@ -14,7 +14,7 @@ import { promisify } from "node:util";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { readManifest } from "../../compiler/manifest.ts";
-import { diffSnapshots } from "../../snapshot/diff.ts";
+import { diffSnapshots, type SnapshotDiff } from "../../snapshot/diff.ts";
 import { formatDiff, summariseDiff } from "../../snapshot/text.ts";
 import { compileFixture } from "../_support/fixtures.ts";
 
@@ -31,8 +31,9 @@ const cei = (args: string[], env: Record<string, string> = {}) =>
     (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
   );
 
-/** Masks what changes with the compiler rather than with the data: content hashes, the format version. */
-const mask = (text: string) => text.replace(/\b[0-9a-f]{64}\b/g, "<content hash>").replace(/"format_version": \d+/g, '"format_version": "<format version>"');
+/** Masks what changes with the compiler rather than with the data: content hashes (whole or short), the format version. */
+const mask = (text: string) =>
+  text.replace(/\b[0-9a-f]{64}\b/g, "<content hash>").replace(/`[0-9a-f]{12}`/g, "`<content hash>`").replace(/"format_version": \d+/g, '"format_version": "<format version>"');
 
 function expectGolden(name: string, actual: string): void {
   const file = join(GOLDEN, name);
@@ -66,18 +67,42 @@ test("text: summary first, then every change grouped; exit 1; no colour when std
   expectGolden("valid-to-changed.txt", mask(result.stdout));
 });
 
-test("--json: the documented shape; --summary: the counts only", async () => {
-  const [json, summary, jsonSummary] = await Promise.all([cei(["--json", "old.db", "new.db"]), cei(["--summary", "old.db", "new.db"]), cei(["--json", "--summary", "old.db", "new.db"])]);
+test("--json: the documented shape, values as their API type; --summary: the counts only", async () => {
+  const [json, summary, jsonSummary] = await Promise.all([cei(["--json", "old.db", "new.db"]), cei(["--summary", "old.db", "new.db"]), cei(["--format", "json", "--summary", "old.db", "new.db"])]);
   expect([json.code, summary.code, jsonSummary.code]).toEqual([1, 1, 1]);
   expectGolden("valid-to-changed.json", mask(json.stdout));
   expectGolden("valid-to-changed.summary.txt", summary.stdout);
-  const whole = JSON.parse(json.stdout) as Record<string, unknown>;
-  expect(JSON.parse(jsonSummary.stdout)).toEqual({ old: whole.old, new: whole.new, identical: false, summary: whole.summary });
+  const whole = JSON.parse(json.stdout) as SnapshotDiff;
+  expect(JSON.parse(jsonSummary.stdout)).toEqual({ old: whole.old, new: whole.new, identical: false, summary: whole.summary, warnings: [] });
+  // A boolean is a boolean, as the API serves it (SQLite stores 0/1).
+  expect(whole.families.people?.changed[0]?.lists.roles?.changed[0]?.fields.is_current).toEqual({ old: true, new: false });
+  expect(whole.old.reference_time).toBe("2026-03-01T12:00:00.000Z");
+});
+
+test("--format markdown: header, summary table, significant changes, the rest folded; a row cap with '… N more'", async () => {
+  const [markdown, capped] = await Promise.all([cei(["--format", "markdown", "old.db", "new.db"]), cei(["--format", "markdown", "--max-rows", "4", "old.db", "new.db"])]);
+  expect([markdown.code, capped.code]).toEqual([1, 1]);
+  expectGolden("valid-to-changed.md", mask(markdown.stdout));
+  expectGolden("valid-to-changed.max-rows-4.md", mask(capped.stdout));
+  const changeRows = (text: string) => text.split("\n").filter((line) => /^\| [-+~↑↓] \|/.test(line)).length;
+  expect(changeRows(capped.stdout)).toBe(4);
+  const more = [...capped.stdout.matchAll(/… (?:\| )?(\d+) more/g)].reduce((n, m) => n + Number(m[1]), 0);
+  expect(changeRows(markdown.stdout)).toBe(4 + more);
+  // docs/diff.md shows this very document, quoted.
+  const quoted = mask(markdown.stdout).trimEnd().split("\n").map((line) => (line === "" ? ">" : `> ${line}`)).join("\n");
+  expect(mask(readFileSync(join(REPO, "docs/diff.md"), "utf8"))).toContain(quoted);
 });
 
 test("the same snapshot twice: no differences, exit 0", async () => {
   const result = await cei(["old.db", "old.db"]);
   expect(result).toEqual({ code: 0, stdout: "cei diff old.db old.db\nno differences\n", stderr: "" });
+});
+
+test("a usage error is trouble too: exit 2, as diff(1)", async () => {
+  const results = await Promise.all([["--format", "html"], ["--fail-on", "removed,typo"], ["--json", "--format", "markdown"]].map((args) => cei([...args, "old.db", "new.db"])));
+  expect(results.map((r) => r.code)).toEqual([2, 2, 2]);
+  expect(results[1]!.stderr).toContain("unknown: typo");
+  expect(results.every((r) => r.stdout === "")).toBe(true);
 });
 
 test("trouble exits 2 with our own sentence: missing file, not a snapshot, different format versions", async () => {
@@ -117,5 +142,7 @@ test("the library: colour only when asked; the summary is the text's first part"
   expect(coloured).toContain("\x1b[32m  + proj_foxtrot \"Foxtrot Finance\"\x1b[0m");
   expect(coloured.replace(/\x1b\[\d+m/g, "")).toBe(formatDiff(diff));
   expect(formatDiff(diff).split("\n").slice(1).join("\n").startsWith(summariseDiff(diff))).toBe(true);
-  expect(diff.snapshots.fund_rankings?.moved[0]).toEqual({ id: "fund_eridanus", old: 5, new: 1, by: 4 });
+  expect(diff.snapshots.fund_rankings?.moved[0]).toEqual({ id: "fund_eridanus", old: 5, new: 1, by: 4, displaced: true });
+  // The four it passed moved down one place each without leaving their order.
+  expect(diff.snapshots.fund_rankings?.moved.filter((m) => m.displaced).map((m) => m.id)).toEqual(["fund_eridanus"]);
 });

@@ -188,6 +188,102 @@ const migrations: readonly Migration[] = [
       END $$;
     `,
   },
+  {
+    version: 4,
+    name: "key_lifecycle",
+    sql: `
+      -- Decision 37: the SQLite file's migration 2, in the same column order (so that a copy of
+      -- keys and balances by CSV maps column to column).
+      ALTER TABLE keys ADD COLUMN expires_at text;
+      ALTER TABLE keys ADD COLUMN refill_every text CHECK (refill_every IN ('day', 'month'));
+      ALTER TABLE keys ADD COLUMN refill_to bigint CHECK (refill_to > 0);
+      ALTER TABLE balances ADD COLUMN refilled_for text;
+      CREATE TABLE retired_secrets (
+        secret_sha256 text PRIMARY KEY,
+        key_id text NOT NULL REFERENCES keys(id),
+        valid_until text NOT NULL
+      );
+      CREATE TABLE audit_log (
+        seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        at text NOT NULL,
+        actor text NOT NULL,
+        action text NOT NULL,
+        key_id text REFERENCES keys(id),
+        detail text,
+        before text,
+        after text
+      );
+      CREATE INDEX audit_by_key ON audit_log(key_id, seq);
+      ALTER TABLE ledger DROP CONSTRAINT ledger_kind_check, DROP CONSTRAINT ledger_check,
+        ADD CONSTRAINT ledger_kind_check CHECK (kind IN ('charge', 'top_up', 'refill', 'debit', 'transfer')),
+        ADD CONSTRAINT ledger_check CHECK ((kind = 'charge' AND delta <= 0 AND operation IS NOT NULL AND request_id IS NOT NULL)
+            OR (kind IN ('top_up', 'refill') AND delta > 0)
+            OR (kind = 'debit' AND delta < 0)
+            OR (kind = 'transfer' AND delta <> 0));
+
+      -- A refill that is due (the balance not yet refilled for the period p_now falls in) tops the
+      -- balance up to refill_to, with a ledger row for what it adds. The balance row is taken
+      -- without waiting ('busy' when another transaction holds it, or the key row the ledger's
+      -- foreign key checks); once taken, the period is read again, so that however many readers
+      -- race, one refills and the others find it done. A caller that holds the rows already (cei
+      -- keys) is never busy.
+      CREATE FUNCTION cei_refill_due(p_key text, p_now text) RETURNS text
+      LANGUAGE plpgsql AS $$
+      DECLARE
+        v_every text; v_to bigint; v_period text; v_credits bigint; v_refilled text;
+      BEGIN
+        SELECT k.refill_every, k.refill_to INTO v_every, v_to FROM keys k WHERE k.id = p_key AND k.state <> 'revoked';
+        IF v_every IS NULL OR v_to IS NULL THEN RETURN 'none'; END IF;
+        v_period := substr(p_now, 1, CASE v_every WHEN 'day' THEN 10 ELSE 7 END);
+        IF (SELECT b.refilled_for >= v_period FROM balances b WHERE b.key_id = p_key) THEN RETURN 'none'; END IF;
+        PERFORM 1 FROM keys k WHERE k.id = p_key FOR KEY SHARE SKIP LOCKED;
+        IF NOT FOUND THEN RETURN 'busy'; END IF;
+        SELECT b.credits, b.refilled_for INTO v_credits, v_refilled FROM balances b WHERE b.key_id = p_key FOR UPDATE SKIP LOCKED;
+        IF NOT FOUND THEN
+          RETURN CASE WHEN EXISTS (SELECT 1 FROM balances b WHERE b.key_id = p_key) THEN 'busy' ELSE 'none' END;
+        END IF;
+        IF v_refilled >= v_period THEN RETURN 'none'; END IF;
+        UPDATE balances b SET credits = greatest(b.credits, v_to), refilled_for = v_period WHERE b.key_id = p_key;
+        IF v_credits < v_to THEN
+          INSERT INTO ledger (key_id, kind, operation, delta, request_id, created_at) VALUES (p_key, 'refill', NULL, v_to - v_credits, NULL, p_now);
+        END IF;
+        RETURN 'refilled';
+      END $$;
+
+      -- Admission with the key's lifecycle, before cei_admit_counted counts: the secret the request
+      -- was sent with must still be the key's (or a rerolled one within its grace; else 'unknown',
+      -- a 401, and the reader forgets the secret); a key past its expires_at is 'expired' (not
+      -- counted); a refill that is due is applied before the balance is read. p_now is the
+      -- reader's clock, ISO 8601 UTC like every moment the meter stores.
+      CREATE FUNCTION cei_admit_lifecycle(p_key text, p_secret text, p_scope text, p_window_start bigint, p_window_ms bigint, p_now text,
+          OUT key_state text, OUT key_tier text, OUT in_scope boolean, OUT balance bigint, OUT win_start bigint, OUT win_count integer)
+      LANGUAGE plpgsql AS $$
+      DECLARE
+        v_state text; v_secret text; v_expires text; v_refill text;
+      BEGIN
+        SELECT k.state, k.secret_sha256, k.expires_at, k.refill_every INTO v_state, v_secret, v_expires, v_refill FROM keys k WHERE k.id = p_key;
+        IF v_secret IS DISTINCT FROM p_secret AND NOT EXISTS (
+            SELECT 1 FROM retired_secrets r WHERE r.secret_sha256 = p_secret AND r.key_id = p_key AND r.valid_until > p_now) THEN
+          key_state := 'unknown';
+          RETURN;
+        END IF;
+        IF v_state <> 'revoked' AND v_expires <= p_now THEN
+          key_state := 'expired';
+          SELECT k.tier INTO key_tier FROM keys k WHERE k.id = p_key;
+          SELECT w.window_start, w.request_count INTO win_start, win_count FROM rate_windows w WHERE w.key_id = p_key;
+          SELECT b.credits INTO balance FROM balances b WHERE b.key_id = p_key;
+          RETURN;
+        END IF;
+        IF v_state = 'active' AND v_refill IS NOT NULL AND cei_refill_due(p_key, p_now) = 'busy' THEN
+          key_state := 'busy';
+          RETURN;
+        END IF;
+        SELECT a.key_state, a.key_tier, a.in_scope, a.balance, a.win_start, a.win_count
+          INTO key_state, key_tier, in_scope, balance, win_start, win_count
+          FROM cei_admit_counted(p_key, p_scope, p_window_start, p_window_ms) a;
+      END $$;
+    `,
+  },
 ];
 
 export const LATEST_POSTGRES_SCHEMA_VERSION = migrations[migrations.length - 1]?.version ?? 0;

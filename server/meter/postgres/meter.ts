@@ -13,9 +13,10 @@
 // bound (METER_WAIT_LIMIT_MS), so it never holds up the other keys of its batch.
 import type pg from "pg";
 import { RATE_WINDOW_MS, operationPolicy, type Scope } from "../../policy.ts";
-import { scopesFromColumn, tierFromColumn } from "../_columns.ts";
+import { tierFromColumn } from "../_columns.ts";
 import { hashSecret } from "../secret.ts";
 import { admissionOf, peekWindow, windowStartOf, type StoredWindow } from "../_windows.ts";
+import { keyAt, keyRecordOf } from "../lifecycle.ts";
 import {
   METER_WAIT_LIMIT_MS, MeterBusyError,
   type Admission, type Charge, type ChargeRequest, type Decision, type KeyRecord, type KeyState, type Meter, type MeterStatus, type MeterWarn, type Settlement, type SettleRequest,
@@ -29,8 +30,8 @@ const IN_FLIGHT_PER_KIND = 1;
 /** Active keys kept by secret at most; the cache starts again when full. */
 const KEY_CACHE_LIMIT = 10_000;
 
-interface KeyRow { secret_sha256: string; id: string; tier: string; scopes: string; state: KeyState }
-interface AdmitRow { key_state: KeyState | "busy" | null; key_tier: string | null; in_scope?: boolean | null; balance: number | null; win_start: number | null; win_count: number | null }
+interface KeyRow { secret_sha256: string; id: string; tier: string; scopes: string; state: KeyState; expires_at: string | null; valid_until: string | null }
+interface AdmitRow { key_state: KeyState | "expired" | "unknown" | "busy" | null; key_tier: string | null; in_scope?: boolean | null; balance: number | null; win_start: number | null; win_count: number | null }
 interface AdmitRequest { key: KeyRecord; scope: Scope | null }
 interface ChargeRow { outcome: Charge["result"] | "busy"; balance: number | null }
 interface StatusRow { balance: number | null; win_start: number | null; win_count: number | null }
@@ -40,14 +41,18 @@ type Busy = typeof BUSY;
 /** Pauses between tries of a busy key, growing to the last. */
 const BUSY_PAUSES_MS = [1, 2, 5, 10, 20, 50];
 
+/** Keys by their own secret, or by a secret a reroll replaced (with the end of its grace). */
 const LOOKUP = {
-  name: "cei_lookup",
-  text: "SELECT secret_sha256, id, tier, scopes, state FROM keys WHERE secret_sha256 = ANY($1::text[])",
+  name: "cei_lookup_lifecycle",
+  text: `SELECT k.secret_sha256, k.id, k.tier, k.scopes, k.state, k.expires_at, NULL AS valid_until FROM keys k WHERE k.secret_sha256 = ANY($1::text[])
+         UNION ALL
+         SELECT r.secret_sha256, k.id, k.tier, k.scopes, k.state, k.expires_at, r.valid_until
+         FROM retired_secrets r JOIN keys k ON k.id = r.key_id WHERE r.secret_sha256 = ANY($1::text[])`,
 };
 const ADMIT = {
-  name: "cei_admit_counted_batch",
-  text: `SELECT a.* FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS j(key_id, scope, n)
-         CROSS JOIN LATERAL cei_admit_counted(j.key_id, j.scope, $3, $4) a ORDER BY j.n`,
+  name: "cei_admit_lifecycle_batch",
+  text: `SELECT a.* FROM unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS j(key_id, secret, scope, n)
+         CROSS JOIN LATERAL cei_admit_lifecycle(j.key_id, j.secret, j.scope, $4, $5, $6) a ORDER BY j.n`,
 };
 const CHARGE = {
   name: "cei_charge_nowait_batch",
@@ -98,21 +103,26 @@ export class PostgresMeter implements Meter {
   /**
    * A cached active key, or the key as it stands (`fresh`, or not cached). Only active keys are
    * cached: an unknown secret (a key created since) and a disabled key (enabled since) are read
-   * every time. settle() reads state, tier and scopes again in its admission.
+   * every time. settle() reads state, tier, scopes, expiry and whether the secret is still the
+   * key's again in its admission; a cached key's expiry and its secret's grace are checked here
+   * against the clock, since they pass with nothing written.
    */
   async findKey(secret: string, options?: { fresh?: boolean }): Promise<KeyRecord | undefined> {
     if (options?.fresh !== true) {
       const cached = this.#keyCache.get(secret);
-      if (cached !== undefined) return cached;
+      if (cached !== undefined) {
+        const key = keyAt(cached, this.#now);
+        if (key !== undefined) return key;
+      }
     }
-    const key = await this.#lookups.submit(hashSecret(secret));
-    if (key?.state === "active") {
+    const found = await this.#lookups.submit(hashSecret(secret));
+    if (found?.state === "active") {
       if (this.#keyCache.size >= KEY_CACHE_LIMIT) this.#keyCache.clear();
-      this.#keyCache.set(secret, key);
+      this.#keyCache.set(secret, found);
     } else {
       this.#keyCache.delete(secret);
     }
-    return key;
+    return found === undefined ? undefined : keyAt(found, this.#now);
   }
 
   async status(key: KeyRecord): Promise<MeterStatus> {
@@ -129,6 +139,7 @@ export class PostgresMeter implements Meter {
     const deadline = performance.now() + METER_WAIT_LIMIT_MS;
     const scope = operation === null ? null : operationPolicy[operation].scope;
     const admission = await _untilFree(deadline, () => this.#admits.submit({ key, scope }));
+    if (admission.result === "unknown") this.#forget(key);
     if (admission.result !== "admitted") return { outcome: "refused", admission };
     let decision: Decision<T>;
     try {
@@ -148,12 +159,17 @@ export class PostgresMeter implements Meter {
     await this.#pool.end();
   }
 
+  /** A secret the admission found replaced (its grace over): every cached entry of that key object goes. */
+  #forget(key: KeyRecord): void {
+    for (const [secret, cached] of this.#keyCache) if (cached === key) this.#keyCache.delete(secret);
+  }
+
   async #lookup(hashes: string[]): Promise<Array<KeyRecord | undefined>> {
     const { rows } = await this.#pool.query<KeyRow>({ ...LOOKUP, values: [[...new Set(hashes)]] });
     const byHash = new Map(rows.map((row) => [row.secret_sha256, row]));
     return hashes.map((hash) => {
       const row = byHash.get(hash);
-      return row === undefined ? undefined : { id: row.id, tier: tierFromColumn(row.tier), scopes: scopesFromColumn(row.scopes), state: row.state };
+      return row === undefined ? undefined : keyRecordOf(row, hash, row.valid_until);
     });
   }
 
@@ -167,7 +183,8 @@ export class PostgresMeter implements Meter {
     const order = _byKeyId(requests.map((request) => request.key.id));
     const sorted = order.map((i) => requests[i]!);
     const { rows } = await this.#pool.query<AdmitRow>({
-      ...ADMIT, values: [sorted.map((r) => r.key.id), sorted.map((r) => r.scope), windowStartOf(now), RATE_WINDOW_MS],
+      ...ADMIT,
+      values: [sorted.map((r) => r.key.id), sorted.map((r) => r.key.secretSha256), sorted.map((r) => r.scope), windowStartOf(now), RATE_WINDOW_MS, new Date(now).toISOString()],
     });
     const admissions: Array<Admission | Busy> = [];
     order.forEach((index, position) => {
@@ -178,7 +195,8 @@ export class PostgresMeter implements Meter {
         admissions[index] = BUSY;
       } else if (row.key_state !== "active") {
         const tier = row.key_tier === null ? key.tier : tierFromColumn(row.key_tier);
-        admissions[index] = { result: "forbidden", credits_remaining: credits, rate_limit: peekWindow(_window(row), tier, now) };
+        const result = row.key_state === "expired" || row.key_state === "unknown" ? row.key_state : "forbidden";
+        admissions[index] = { result, credits_remaining: credits, rate_limit: peekWindow(_window(row), tier, now) };
       } else {
         const admission = admissionOf(tierFromColumn(row.key_tier!), _window(row)!, credits, now);
         if (admission.result === "admitted" && row.in_scope !== true) admission.result = "out_of_scope";

@@ -3,7 +3,11 @@ import type { Statement } from "better-sqlite3";
 import type { MeterDatabase } from "./database.ts";
 import type { KeyState } from "../interface.ts";
 
-interface KeyRow { id: string; tier: string; scopes: string; state: KeyState }
+interface KeyRow { id: string; tier: string; scopes: string; state: KeyState; expires_at: string | null }
+/** A key found by a secret; `valid_until` when the secret is one a reroll replaced. */
+export type KeyLookupRow = KeyRow & { valid_until?: string };
+/** A key as its admission reads it, as it stands: state, expiry and refill schedule as well. */
+export interface KeyStateRow { state: KeyState; tier: string; scopes: string; expires_at: string | null; refill_every: string | null; refill_to: number | null }
 interface WindowRow { window_start: number; request_count: number }
 
 /** Ledger rows per INSERT at most (recordCharges). */
@@ -13,8 +17,10 @@ const CHARGE_ROW = "(?, 'charge', ?, ?, ?, ?)";
 
 export class MeterStatements {
   readonly keyBySecretHash: Statement<[string], KeyRow>;
+  /** A secret replaced by a reroll, with the end of its grace (only asked when no key has the secret). */
+  readonly keyByRetiredSecret: Statement<[string], KeyRow & { valid_until: string }>;
   readonly dataVersion: Statement<[], number>;
-  readonly keyStateById: Statement<[string], { state: KeyState; tier: string; scopes: string }>;
+  readonly keyStateById: Statement<[string], KeyStateRow>;
   readonly balanceOf: Statement<[string], number>;
   readonly windowOf: Statement<[string], WindowRow>;
   /** Counts `requests` (one, or the admissions of one key in one batch) in the key's window. */
@@ -24,9 +30,11 @@ export class MeterStatements {
   readonly #recordCharges: Array<Statement<unknown[]>> = [];
 
   constructor(db: MeterDatabase, windowMs: number) {
-    this.keyBySecretHash = db.prepare("SELECT id, tier, scopes, state FROM keys WHERE secret_sha256 = ?");
+    this.keyBySecretHash = db.prepare("SELECT id, tier, scopes, state, expires_at FROM keys WHERE secret_sha256 = ?");
+    this.keyByRetiredSecret = db.prepare(`SELECT k.id, k.tier, k.scopes, k.state, k.expires_at, r.valid_until
+      FROM retired_secrets r JOIN keys k ON k.id = r.key_id WHERE r.secret_sha256 = ?`);
     this.dataVersion = db.prepare<[], number>("PRAGMA data_version").pluck();
-    this.keyStateById = db.prepare("SELECT state, tier, scopes FROM keys WHERE id = ?");
+    this.keyStateById = db.prepare("SELECT state, tier, scopes, expires_at, refill_every, refill_to FROM keys WHERE id = ?");
     this.balanceOf = db.prepare<[string], number>("SELECT credits FROM balances WHERE key_id = ?").pluck();
     this.windowOf = db.prepare("SELECT window_start, request_count FROM rate_windows WHERE key_id = ?");
     // A process whose clock lags never moves a window backwards: it counts in the newer one. A

@@ -19,6 +19,8 @@ export interface OpenMeterOptions {
   now?: () => number;
   /** Where a warning about the file's permissions goes (default: one line on stderr). */
   warn?: (message: string) => void;
+  /** Told which schema versions the open went from and to (the key store audits a migration). */
+  migrated?: (versions: { from: number; to: number }) => void;
 }
 
 /** Permission bits of a file that group or others hold. */
@@ -62,7 +64,8 @@ export function openMeterDatabase(file: string, options: OpenMeterOptions = {}):
     db.pragma("journal_mode = WAL");
     db.pragma(`synchronous = ${options.synchronous ?? "NORMAL"}`);
     db.pragma("foreign_keys = ON");
-    applyMigrations(db, new Date((options.now ?? Date.now)()).toISOString());
+    const versions = applyMigrations(db, new Date((options.now ?? Date.now)()).toISOString());
+    options.migrated?.(versions);
     return db;
   } catch (error) {
     db.close();

@@ -7,10 +7,12 @@
 import { RATE_WINDOW_MS, operationPolicy, type OperationId, type Scope, type Tier } from "../../policy.ts";
 import { openMeterDatabase } from "./database.ts";
 import { scopesFromColumn, tierFromColumn } from "../_columns.ts";
-import { MeterStatements, RECORD_CHARGES_MAX } from "./_statements.ts";
+import { MeterStatements, RECORD_CHARGES_MAX, type KeyLookupRow } from "./_statements.ts";
+import { SqliteRefills } from "./_refill.ts";
 import { hashSecret } from "../secret.ts";
 import { WriteQueue } from "./_queue.ts";
 import { admissionOf, peekWindow, windowStartOf } from "../_windows.ts";
+import { effectiveState, keyAt, keyRecordOf, parseRefillEvery } from "../lifecycle.ts";
 import type {
   Admission, Charge, ChargeRequest, Decision, KeyRecord, KeyState, Meter, MeterOptions, MeterStatus, SettleRequest, Settlement,
 } from "../interface.ts";
@@ -20,6 +22,7 @@ const KEY_CACHE_LIMIT = 10_000;
 export class SqliteMeter implements Meter {
   readonly #now: () => number;
   readonly #sql: MeterStatements;
+  readonly #refills: SqliteRefills;
   readonly #writes: WriteQueue;
   readonly #close: () => void;
   /**
@@ -46,6 +49,7 @@ export class SqliteMeter implements Meter {
       synchronous: options.synchronous, now: this.#now, ...(warn === undefined ? {} : { warn: (message: string) => warn("meter_file_readable", message) }),
     });
     this.#sql = new MeterStatements(db, RATE_WINDOW_MS);
+    this.#refills = new SqliteRefills(db);
     this.#writes = new WriteQueue(db, options.observer);
     this.#close = () => db.close();
   }
@@ -69,13 +73,24 @@ export class SqliteMeter implements Meter {
         this.#keyCacheVersion = version;
       }
     }
-    if (this.#keyCache.has(secret)) return this.#keyCache.get(secret);
-    const row = this.#sql.keyBySecretHash.get(hashSecret(secret));
-    const key = row === undefined ? undefined : { id: row.id, tier: tierFromColumn(row.tier), scopes: scopesFromColumn(row.scopes), state: row.state };
-    // Bounded: unknown secrets are cached too (a 401 flood must not reach the file every time).
-    if (this.#keyCache.size >= KEY_CACHE_LIMIT) this.#keyCache.clear();
-    this.#keyCache.set(secret, key);
-    return key;
+    let key: KeyRecord | undefined;
+    if (this.#keyCache.has(secret)) {
+      key = this.#keyCache.get(secret);
+    } else {
+      key = this.#lookUp(secret);
+      // Bounded: unknown secrets are cached too (a 401 flood must not reach the file every time).
+      if (this.#keyCache.size >= KEY_CACHE_LIMIT) this.#keyCache.clear();
+      this.#keyCache.set(secret, key);
+    }
+    // A cached key may expire, or its rerolled secret's grace end, with nothing written to the file.
+    return key === undefined ? undefined : keyAt(key, this.#now);
+  }
+
+  /** The key of a secret: the key's own, or one a reroll replaced (with the end of its grace). */
+  #lookUp(secret: string): KeyRecord | undefined {
+    const hash = hashSecret(secret);
+    const row: KeyLookupRow | undefined = this.#sql.keyBySecretHash.get(hash) ?? this.#sql.keyByRetiredSecret.get(hash);
+    return row === undefined ? undefined : keyRecordOf(row, hash, row.valid_until ?? null);
   }
 
   /** Balance and current window without counting anything (for answers given before the rate step). */
@@ -112,11 +127,16 @@ export class SqliteMeter implements Meter {
     const key = requests[0]!.key;
     const now = this.#now();
     const current = this.#sql.keyStateById.get(key.id);
-    if (current === undefined || current.state !== "active") {
+    const state = current === undefined ? "revoked" : effectiveState(current.state, current.expires_at === null ? null : Date.parse(current.expires_at), now);
+    if (current === undefined || state !== "active") {
       const tier = current === undefined ? key.tier : tierFromColumn(current.tier);
-      const admission: Admission = { result: "forbidden", credits_remaining: this.#balance(key.id), rate_limit: peekWindow(this.#sql.windowOf.get(key.id), tier, now) };
+      const admission: Admission = {
+        result: state === "expired" ? "expired" : "forbidden", credits_remaining: this.#balance(key.id), rate_limit: peekWindow(this.#sql.windowOf.get(key.id), tier, now),
+      };
       return requests.map(() => ({ outcome: "refused", admission }));
     }
+    // Decision 37: a refill due in this period is applied before the balance is read, once.
+    if (current.refill_every !== null && current.refill_to !== null) this.#refills.applyDue(key.id, parseRefillEvery(current.refill_every), current.refill_to, now);
     const tier = tierFromColumn(current.tier);
     const scopes = scopesFromColumn(current.scopes);
     let credits = this.#balance(key.id);
