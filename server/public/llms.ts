@@ -1,10 +1,11 @@
 // GET /llms.txt (decision 38): a plain-text index of the API for language models and agents, in
 // the llmstxt.org layout (a title, a one-paragraph summary, then sections of links with notes).
-// It renders the published operations of the OpenAPI document, which buildOpenApi derives from the
-// route table, the policy table and the operations' own request schemas, so an operation added to
-// routes.ts appears here with nothing else to do.
+// It renders the published operations of the OpenAPI document the server serves (which buildOpenApi
+// derives from the route table, the policy table and the operations' own request schemas), in the
+// route table's order, so an operation added to routes.ts appears here with nothing else to do.
+// Reading the served document rather than building it again keeps this to a few milliseconds.
 import { MAX_BODY_BYTES } from "../_body.ts";
-import { buildOpenApi, documentedRoutes, openApiPath } from "../openapi/document.ts";
+import { documentedRoutes, openApiPath, type OpenApiDocument } from "../openapi/document.ts";
 import { RATE_WINDOW_MS, tierRateLimits, tiers } from "../policy.ts";
 import { publicRoutes } from "../public-routes.ts";
 import type { Route } from "../routes.ts";
@@ -65,9 +66,8 @@ function _operationLine(route: Route, operation: DocumentedOperation): string {
   return `- [${route.operation}](${_pointer(path, route.method)}): \`${route.method} ${path}\`. ${_credits(operation["x-credit-cost"])}, ${needs}. ${takes}`;
 }
 
-/** The text of /llms.txt for the operations this server publishes. */
-export function buildLlmsTxt(options: { releaseTrendingProjects: boolean }): string {
-  const document = buildOpenApi({ releaseTrendingProjects: options.releaseTrendingProjects, examples: {} });
+/** The text of /llms.txt for the operations this server publishes, from the document it serves. */
+export function buildLlmsTxt(document: OpenApiDocument, options: { releaseTrendingProjects: boolean }): string {
   const paths = document.paths as Record<string, Record<string, DocumentedOperation>>;
   const limits = tiers.map((tier) => `\`${tier}\` ${tierRateLimits[tier]}`).join(", ");
   const free = [

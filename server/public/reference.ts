@@ -93,8 +93,9 @@ export function registerReference(get: (path: string, answer: ReferenceAnswer) =
   const page = _once(() => Buffer.from(_page(assets())));
   const pageEncoded = _once(() => encode(page()));
   const encodedAssets = _once(() => Promise.all(assets().map((asset) => loadEncoded(asset, BUILT_DOCS_ASSETS.pathname))));
-  const document = _once(() => encode(_document(options.releaseTrendingProjects)));
-  const llmsTxt = _once(() => encode(Buffer.from(buildLlmsTxt(options))));
+  const documentBytes = _once(() => _document(options.releaseTrendingProjects));
+  const document = _once(() => encode(documentBytes()));
+  const llmsTxt = _once(() => encode(Buffer.from(buildLlmsTxt(JSON.parse(documentBytes().toString("utf8")) as OpenApiDocument, options))));
   const contentType = (path: string) => referencePaths.find((reference) => reference.path === path)!.contentType;
 
   const answerPage: ReferenceAnswer = async (requestId, request) =>
