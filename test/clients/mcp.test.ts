@@ -7,6 +7,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { documentedRoutes } from "../../server/openapi/document.ts";
 import { CEI_BIN, REPO_ROOT } from "../_support/processes.ts";
+import { testTempDir } from "../_support/temp.ts";
 import { startClientTestServer, type ClientTestServer } from "./_servers.ts";
 
 let running: ClientTestServer;
@@ -18,7 +19,9 @@ beforeAll(async () => {
   key = running.service.newKey({ credits: 3 });
   const env = Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined));
   const transport = new StdioClientTransport({
-    command: process.execPath, args: [CEI_BIN, "mcp", "--base-url", running.url], cwd: REPO_ROOT, env: { ...env, CEI_KEY: key.key }, stderr: "pipe",
+    command: process.execPath, args: [CEI_BIN, "mcp", "--base-url", running.url], cwd: REPO_ROOT, stderr: "pipe",
+    // Its temp files (tsx's, when the sources are newer than the bundle) go to the test's folder.
+    env: { ...env, CEI_KEY: key.key, TMPDIR: testTempDir("cei-mcp-") },
   });
   client = new Client({ name: "cei-test", version: "1.0.0" });
   await client.connect(transport);

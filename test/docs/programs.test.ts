@@ -57,7 +57,8 @@ const all = PAGES.flatMap((page) => programs(page).run);
 
 function execute(program: Program, baseUrl: string, key: string, cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const runner = RUNNERS[program.lang]!;
-  const env = { ...process.env, CEI_KEY: key, CEI_BASE_URL: baseUrl, PYTHONDONTWRITEBYTECODE: "1" };
+  // tsx's own temp files go to the test's folder, removed with it.
+  const env = { ...process.env, CEI_KEY: key, CEI_BASE_URL: baseUrl, PYTHONDONTWRITEBYTECODE: "1", TMPDIR: cwd };
   const child = spawn(runner.command, runner.args, { cwd: runner.inRepo ? REPO_DIR : cwd, env, stdio: ["pipe", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
