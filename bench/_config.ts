@@ -3,7 +3,7 @@
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-export const sections = ["compile", "diff", "http", "operations", "scaling", "search", "startup", "refused", "observe", "postgres"] as const;
+export const sections = ["compile", "diff", "http", "operations", "scaling", "search", "relevance", "startup", "refused", "observe", "postgres"] as const;
 export type Section = (typeof sections)[number];
 
 export interface BenchConfig {

@@ -15,7 +15,7 @@ const acceptable = (text: string) => text.trim().length >= 2 && /[\p{L}\p{N}]/u.
 
 export function adversarialQueries(snapshot: Database.Database): { queries: AdversarialQuery[]; refused: number } {
   const trigrams = snapshot
-    .prepare<[number], string>("SELECT trigram FROM search_trigrams GROUP BY trigram ORDER BY sum(documents) DESC, trigram LIMIT ?")
+    .prepare<[number], string>("SELECT trigram FROM search_trigrams WHERE trigram NOT LIKE '%' || char(10) || '%' GROUP BY trigram ORDER BY sum(documents) DESC, trigram LIMIT ?")
     .pluck().all(ADVERSARIAL_TOP);
   const bigrams = _commonBigrams(snapshot, ADVERSARIAL_TOP);
   const glued = trigrams.slice(0, GLUED_TOP).flatMap((a) => trigrams.slice(0, GLUED_TOP).filter((b) => b !== a).map((b) => a + b));
@@ -31,10 +31,10 @@ export function adversarialQueries(snapshot: Database.Database): { queries: Adve
   return { queries, refused: texts.length - accepted.length };
 }
 
-/** Bigrams by the number of keys holding them (the index stores trigram counts only). */
+/** Bigrams by the number of folded names and slugs holding them (the index stores trigram counts only). */
 function _commonBigrams(snapshot: Database.Database, top: number): string[] {
   const counts = new Map<string, number>();
-  for (const key of snapshot.prepare<[], string>("SELECT key FROM search_keys").pluck().iterate()) {
+  for (const key of snapshot.prepare<[], string>("SELECT coalesce(name, '') || ' ' || coalesce(slug, '') FROM search_entities").pluck().iterate()) {
     const chars = [...key];
     const seen = new Set<string>();
     for (let i = 0; i + 2 <= chars.length; i++) {

@@ -44,7 +44,7 @@ export async function benchOperations(config: BenchConfig, snapshot: string, lab
     for (const [name, kind] of [[H3, "h3"], [H3_REPLY, "h3-reply"]] as const) {
       const baseline = await startBaseline(kind, projectBodyBytes);
       try {
-        cpu.get(name)!.push(await _cpuPerRequest(baseline, projectRequests("baseline-key"), config.warmupSeconds, seconds));
+        cpu.get(name)!.push(await cpuPerRequest(baseline, projectRequests("baseline-key"), config.warmupSeconds, seconds));
       } finally {
         await baseline.stop();
       }
@@ -52,7 +52,7 @@ export async function benchOperations(config: BenchConfig, snapshot: string, lab
     cpu.get(REFUSAL)!.push(await cheapestRefusalCpu(snapshot, config, seconds));
     const quiet = await startCei(snapshot, { args: ["--log-level", "warn"] });
     try {
-      cpu.get(LOG_OFF)!.push(await _cpuPerRequest(quiet, projectRequests(quiet.key), config.warmupSeconds, seconds));
+      cpu.get(LOG_OFF)!.push(await cpuPerRequest(quiet, projectRequests(quiet.key), config.warmupSeconds, seconds));
     } finally {
       await quiet.stop();
     }
@@ -63,13 +63,13 @@ export async function benchOperations(config: BenchConfig, snapshot: string, lab
     const server = await startCei(snapshot, { extraKeys: [...order, "pairs"].map(() => ({ tier: "internal", credits: 1_000_000_000_000 })) });
     try {
       const beside = projectRequests(server.extraKeys[order.length]!);
-      let before = await _cpuPerRequest(server, beside, config.warmupSeconds, pairSeconds);
+      let before = await cpuPerRequest(server, beside, config.warmupSeconds, pairSeconds);
       // Rotated, so that no operation always runs first (colder) or last (after the most garbage).
       for (const [i, name] of order.entries()) {
         const workload = buildWorkload(snapshot, server.extraKeys[i]!);
         const requests = name === MIXED ? workload : workload.filter((r) => r.operation === name);
-        const us = await _cpuPerRequest(server, requests, config.warmupSeconds, seconds);
-        const after = await _cpuPerRequest(server, beside, pairWarmup, pairSeconds);
+        const us = await cpuPerRequest(server, requests, config.warmupSeconds, seconds);
+        const after = await cpuPerRequest(server, beside, pairWarmup, pairSeconds);
         cpu.get(name)!.push(us);
         paired.get(name)!.push(us / ((before + after) / 2));
         before = after;
@@ -110,7 +110,8 @@ export async function benchOperations(config: BenchConfig, snapshot: string, lab
   };
 }
 
-async function _cpuPerRequest(server: ServerChild, requests: readonly LoadRequest[], warmupSeconds: number, seconds: number): Promise<number> {
+/** Server CPU (µs) per request of a load run of `requests`, after an unmeasured warm-up; only 200s and 404s expected. */
+export async function cpuPerRequest(server: ServerChild, requests: readonly LoadRequest[], warmupSeconds: number, seconds: number): Promise<number> {
   if (warmupSeconds > 0) await runLoad(server.url, requests, warmupSeconds);
   const before = server.cpuSeconds();
   const result = await runLoad(server.url, requests, seconds);

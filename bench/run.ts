@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [-- --only compile,diff,http,operations,scaling,search,startup,refused,observe,postgres]`: runs the
+// `npm run bench [-- --quick] [-- --only compile,diff,http,operations,scaling,search,relevance,startup,refused,observe,postgres]`: runs the
 // sections, prints their tables and the targets, and writes the same figures to bench/results.json.
 // Method and latest figures: docs/performance.md.
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
@@ -15,6 +15,7 @@ import { benchObserve } from "./observe.ts";
 import { benchPostgres } from "./postgres.ts";
 import { benchRefused } from "./refused.ts";
 import { benchScaling } from "./scaling.ts";
+import { benchRelevance } from "./relevance.ts";
 import { benchSearch } from "./search.ts";
 import { benchStartup, buildDist } from "./startup.ts";
 
@@ -39,8 +40,9 @@ log(`cei bench${config.quick ? " --quick" : ""} on Node ${process.versions.node}
 // scripts/node.sh); a run on another line is not comparable with them, and says so.
 if (process.versions.node.split(".")[0] !== "24") log(`note: the documented figures are on Node 24; this run is on ${process.version}`);
 
+// Section "relevance" compiles sets of its own: a run of it alone needs no sample.
 const samples: Sample[] = [];
-for (const scale of scales) samples.push(await ensureSample(scale, log));
+if ([...config.only].some((section) => section !== "relevance")) for (const scale of scales) samples.push(await ensureSample(scale, log));
 const large = samples[samples.length - 1]!;
 const results: Partial<Record<Section, SectionResult>> = {};
 
@@ -54,10 +56,11 @@ await runSection("compile", () => benchCompile(config, samples, log));
 const snapshots: string[] = [];
 for (const sample of samples) snapshots.push(wants("compile") ? snapshotFile(sample.scale) : await ensureSnapshot(sample, log));
 const largeSnapshot = snapshots[snapshots.length - 1]!;
-const largeLabel = recordsLabel(large.lines);
+const largeLabel = samples.length === 0 ? "" : recordsLabel(large.lines);
 
 await runSection("diff", () => benchDiff(config, large, largeSnapshot, log));
 await runSection("search", () => benchSearch(config, large, largeSnapshot, log));
+await runSection("relevance", () => benchRelevance(config, log));
 await runSection("startup", () => benchStartup(config, large, largeSnapshot, log));
 await runSection("http", () => benchHttp(config, largeSnapshot, largeLabel, log));
 await runSection("operations", () => benchOperations(config, largeSnapshot, largeLabel, log));

@@ -154,7 +154,7 @@ function _summary(list: ReadonlyArray<{ ms: number; cpuMs: number; firstMs: numb
 
 /** `count` queries in equal shares per kind, shuffled, from a fixed seed. */
 function _queries(snapshot: Database.Database, sample: Sample, count: number): Query[] {
-  const random = _mulberry32(0x5eed);
+  const random = mulberry32(0x5eed);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
   const column = (sql: string) => snapshot.prepare<[], string>(sql).pluck().all();
   const names = [
@@ -192,7 +192,8 @@ function _queries(snapshot: Database.Database, sample: Sample, count: number): Q
   return queries;
 }
 
-function _mulberry32(seed: number): () => number {
+/** A small seeded PRNG (mulberry32): the bench's query sets are the same on every run. */
+export function mulberry32(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;

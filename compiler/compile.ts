@@ -262,14 +262,15 @@ async function buildSnapshot(out: Database.Database, options: BuildOptions): Pro
     progress?.("entity tables written");
     out.exec(snapshotSql());
     progress?.("snapshots computed");
-    out.exec(searchIndexSql);
-    progress?.("search index built");
     out.exec("COMMIT");
     const excluded = exclusionRecord((await side.result) as unknown[][]);
     progress?.("trending and exclusions computed");
     attach(out, "side", options.sidePath);
     out.exec("BEGIN");
     out.exec(trendingCopySql("side"));
+    // After the trending snapshots: their appearances are a prominence signal (decision 29).
+    out.exec(searchIndexSql);
+    progress?.("search index built");
     const entries = manifestEntries(out, { excluded });
     out.exec("COMMIT");
     const stale = staleSnapshotProblems(out, compiledAt, excluded);

@@ -18,6 +18,20 @@ export const eligibilityThresholds = {
   listCap: 20,
 } as const;
 
+/**
+ * Search prominence (decision 29): each compiled signal as a score from 1 to 1000, higher first; a
+ * record's prominence is the highest of its scores and its curated `prominence`, and a record
+ * with none ranks after every record with one. SQL expressions over the column named.
+ */
+export const prominenceScores = {
+  /** A token's position p (1-200) in the top-200 market universe: 1000 for the first, 801 for the 200th. */
+  market: (position: string) => `1001 - ${position}`,
+  /** A project's TVL in US dollars: 100 per power of ten (US$1 billion: 900, US$1 million: 600), 1-1000. */
+  tvl: (usd: string) => `max(1, min(1000, CAST(round(100 * log10(max(${usd}, 1))) AS INTEGER)))`,
+  /** n appearances in the trending snapshots (live, each dated day, trending projects): 100 each, at most 1000. */
+  trending: (appearances: string) => `min(1000, 100 * ${appearances})`,
+} as const;
+
 /** Snapshot sizes (the API spec's Limits table). */
 export const snapshotCaps = {
   trendingProjects: 30,

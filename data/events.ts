@@ -3,7 +3,7 @@
 import type { EventSource } from "../compiler/families/events/source.ts";
 import { internalFields } from "./_internal.ts";
 import { CITIES, EVENT_WORDS, baseName, slugify } from "./_names.ts";
-import { baseCounts, DAY, padded, visibility, ymd, type Plan } from "./plan.ts";
+import { baseCounts, DAY, padded, curatedProminence, visibility, ymd, type Plan } from "./plan.ts";
 import { rngFor, type Rng } from "./_prng.ts";
 
 const EVENT_TYPES = ["conference", "hackathon", "meetup", "summit", "workshop", "expo"] as const;
@@ -32,6 +32,7 @@ export function* eventRecords(plan: Plan): Generator<EventSource> {
       website_url: rng.chance(0.85) ? `https://${slug}.example` : null,
       dates_validated: datesValidated(k),
       ...visibility("events", k),
+      ...curatedProminence("events", k),
       ...internalFields(rng, plan, slug, 0.3),
     };
     if (rng.chance(0.5)) {

@@ -2,7 +2,7 @@
 import type { FundSource } from "../compiler/families/funds/source.ts";
 import { fundIdentity, personIdentity } from "./_identity.ts";
 import { internalFields } from "./_internal.ts";
-import { DAY, HOUR, iso, nextVisible, visibility, type Plan } from "./plan.ts";
+import { DAY, HOUR, iso, nextVisible, curatedProminence, visibility, type Plan } from "./plan.ts";
 import { rngFor } from "./_prng.ts";
 
 export function* fundRecords(plan: Plan): Generator<FundSource> {
@@ -14,6 +14,7 @@ export function* fundRecords(plan: Plan): Generator<FundSource> {
       score: rng.float(20, 99.5),
       score_updated_at: iso(plan.asOf - rng.int(HOUR, 6 * DAY)),
       ...visibility("funds", k),
+      ...curatedProminence("funds", k),
       ...internalFields(rng, plan, identity.slug, 0.3),
     };
     if (rng.chance(0.5)) {

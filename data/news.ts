@@ -2,7 +2,7 @@
 import type { NewsSource } from "../compiler/families/news/source.ts";
 import { fundIdentity, personIdentity, projectIdentity, tokenIdentity } from "./_identity.ts";
 import { internalFields } from "./_internal.ts";
-import { DAY, MINUTE, nextVisible, visibility, iso, type Plan } from "./plan.ts";
+import { DAY, MINUTE, nextVisible, curatedProminence, visibility, iso, type Plan } from "./plan.ts";
 import { rngFor, uuidFor, type Rng } from "./_prng.ts";
 
 type EntityRef = NonNullable<NewsSource["entities"]>[number];
@@ -43,6 +43,7 @@ function newsRecord(plan: Plan, k: number): NewsSource {
     curated: isCurated(k),
     entities,
     ...visibility("news", k),
+    ...curatedProminence("news", k),
     ...(rng.chance(0.6)
       ? {
           url: `https://${publisher.toLowerCase().replace(/ /g, "")}.example/${id.slice(6, 14)}`,

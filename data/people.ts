@@ -3,7 +3,7 @@
 import type { PersonSource } from "../compiler/families/people/source.ts";
 import { personIdentity, projectIdentity } from "./_identity.ts";
 import { internalFields } from "./_internal.ts";
-import { DAY, iso, nextVisible, visibility, ymd, type Plan } from "./plan.ts";
+import { DAY, iso, nextVisible, curatedProminence, visibility, ymd, type Plan } from "./plan.ts";
 import { rngFor, type Rng } from "./_prng.ts";
 import { fundingRounds } from "./_rounds.ts";
 
@@ -26,6 +26,7 @@ function personRecord(plan: Plan, k: number): PersonSource {
   return {
     ...identity,
     ...visibility("people", k),
+    ...curatedProminence("people", k),
     ...(rng.chance(0.4) ? { bio: `${identity.full_name} works on invented sample projects.` } : {}),
     ...(rng.chance(0.3) ? { socials: { x: `@${identity.slug.replace(/-/g, "_").slice(0, 15)}` } } : {}),
     ...internalFields(rng, plan, identity.slug, 0.3),

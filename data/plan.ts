@@ -91,6 +91,14 @@ export function visibility(family: EntityFamily, index: number): { hidden: boole
   return { hidden: index % rule.hidden[0] === rule.hidden[1], deleted: index % rule.deleted[0] === rule.deleted[1] };
 }
 
+/**
+ * A curator's search prominence (decision 29) on about one record in eleven of every family, from
+ * 1 to 1000, so that curated and compiled signals meet in the sample's search order.
+ */
+export function curatedProminence(family: EntityFamily, index: number): { prominence?: number } {
+  return index % 11 === 3 ? { prominence: 1 + ((index * 37 + family.length * 101) % 1000) } : {};
+}
+
 export function isVisible(family: EntityFamily, index: number): boolean {
   const { hidden, deleted } = visibility(family, index);
   return !hidden && !deleted;

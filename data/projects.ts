@@ -4,7 +4,7 @@ import { hotTiers } from "../compiler/families/projects/source.ts";
 import { projectIdentity } from "./_identity.ts";
 import { internalFields } from "./_internal.ts";
 import { CHAINS } from "./_names.ts";
-import { DAY, HOUR, MINUTE, iso, visibility, ymd, type Plan } from "./plan.ts";
+import { DAY, HOUR, MINUTE, iso, curatedProminence, visibility, ymd, type Plan } from "./plan.ts";
 import { rngFor, type Rng } from "./_prng.ts";
 import { fundingRounds } from "./_rounds.ts";
 
@@ -48,6 +48,7 @@ function projectRecord(plan: Plan, k: number): ProjectSource {
     slug,
     name,
     ...visibility("projects", k),
+    ...curatedProminence("projects", k),
     description: `${name} builds ${rng.pick(FEATURES)[1].toLowerCase()} for ${chains.join(", ")}.`,
     links: [{ kind: "website", url: `https://${slug}.example` }, { kind: "docs", url: `https://docs.${slug}.example` }],
     status: rng.pick(["live", "live", "live", "beta", "sunset"]),

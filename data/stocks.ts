@@ -4,7 +4,7 @@
 import { cryptoAngles, stockRegions, type StockSource } from "../compiler/families/stocks/source.ts";
 import { stockName } from "./_identity.ts";
 import { internalFields } from "./_internal.ts";
-import { baseCounts, DAY, iso, padded, visibility, ymd, type Plan } from "./plan.ts";
+import { baseCounts, DAY, iso, padded, curatedProminence, visibility, ymd, type Plan } from "./plan.ts";
 import { rngFor } from "./_prng.ts";
 import { slugify, symbolOf } from "./_names.ts";
 
@@ -48,6 +48,7 @@ export function* stockRecords(plan: Plan): Generator<StockSource> {
       ipo_date: ymd(ipo),
       is_pre_ipo: ipo > plan.today,
       ...visibility("stocks", k),
+      ...curatedProminence("stocks", k),
       score: rng.float(0, 100),
       currency: CURRENCIES[region],
       sector: rng.pick(["Financials", "Technology", "Energy", "Industrials"]),

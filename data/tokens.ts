@@ -3,7 +3,7 @@
 import type { TokenSource } from "../compiler/families/tokens/source.ts";
 import { isWrappedToken, projectIdentity, tokenIdentity } from "./_identity.ts";
 import { internalFields } from "./_internal.ts";
-import { DAY, HOUR, MINUTE, iso, visibility, type Plan } from "./plan.ts";
+import { DAY, HOUR, MINUTE, iso, curatedProminence, visibility, type Plan } from "./plan.ts";
 import { rngFor, round, type Rng } from "./_prng.ts";
 
 type Tokenomics = NonNullable<TokenSource["tokenomics"]>;
@@ -29,6 +29,7 @@ function tokenRecord(plan: Plan, k: number): TokenSource {
     project_id: k >= 2 && k % 3 === 0 && projectIndex < plan.counts.projects ? projectIdentity(projectIndex).id : null,
     benchmark: k === 0 ? "btc" : k === 1 ? "eth" : null,
     ...visibility("tokens", k),
+    ...curatedProminence("tokens", k),
     ...(rng.chance(0.3) ? { description: `${identity.name} (${identity.symbol}) is an invented sample asset.` } : {}),
     ...internalFields(rng, plan, identity.slug, 0.25),
     market: k >= UNRANKED.from && k < UNRANKED.to ? null : market(plan, rng, k),

@@ -3,7 +3,7 @@
 import type { XAccountSource } from "../compiler/families/x-accounts/source.ts";
 import { xAccountIdentity } from "./_identity.ts";
 import { internalFields } from "./_internal.ts";
-import { DAY, iso, visibility, type Plan } from "./plan.ts";
+import { DAY, iso, curatedProminence, visibility, type Plan } from "./plan.ts";
 import { rngFor } from "./_prng.ts";
 
 export function* xAccountRecords(plan: Plan): Generator<XAccountSource> {
@@ -14,6 +14,7 @@ export function* xAccountRecords(plan: Plan): Generator<XAccountSource> {
       handle: k % 3 === 0 ? `@${handle}` : handle,
       linked_entity: link === null ? null : { type: link.type, id: link.id },
       ...visibility("xAccounts", k),
+      ...curatedProminence("xAccounts", k),
       profile_url: `https://x.com/${handle}`,
       display_name: link === null ? handle : link.name,
       ...internalFields(rng, plan, handle, 0.25),

@@ -20,7 +20,7 @@ import { dataValue } from "./prebuilt-json.ts";
 import { readParams, readQuery } from "./_request.ts";
 import type { Logger } from "./log.ts";
 import type { RequestTrace } from "./observation-types.ts";
-import { respondData, respondError, type Metering } from "./_respond.ts";
+import { clientConnection, respondData, respondError, respondNobody, type Metering } from "./_respond.ts";
 
 export interface PipelineDeps {
   meter: Meter;
@@ -99,10 +99,16 @@ export class Pipeline {
   async handle(event: H3Event, trace: RequestTrace, matched: ServedRoute | undefined, rawParams: Record<string, string> | undefined): Promise<Response> {
     let known: KeyRecord | undefined;
     const served = matched !== undefined && matched.route.method === event.req.method ? matched : undefined;
+    // Decision 39: a client that has gone is neither charged nor answered; asked again by the meter
+    // just before the charge commits. A backlog of requests whose clients gave up (a reader that
+    // was stopped, then resumed) then costs the meter nothing.
+    const abandoned = clientConnection(event);
+    if (abandoned?.() === true) return respondNobody();
     try {
       const key = await this.authenticate(event, trace);
       if (!_isKey(key)) return key;
       known = key;
+      if (abandoned?.() === true) return respondNobody();
       if (served === undefined) {
         const settlement = await this.#deps.meter.settle({ key, operation: null, requestId: trace.requestId, work: _routeNotFound });
         return await this.#answer(trace, undefined, settlement, undefined);
@@ -111,7 +117,7 @@ export class Pipeline {
       const body = served.route.method === "POST" ? await receiveJsonBody(event.req as unknown as Request, event.runtime?.node?.req as IncomingMessage | undefined) : undefined;
       const search = event.url.search;
       const settlement = await this.#deps.meter.settle({
-        key, operation: served.route.operation, requestId: trace.requestId,
+        key, operation: served.route.operation, requestId: trace.requestId, abandoned,
         work: (admission) => this.#work(served, rawParams, search, body, key, admission),
       });
       return await this.#answer(trace, served, settlement, body);
@@ -159,6 +165,7 @@ export class Pipeline {
       return this.#error(trace, refusedBy[admission.result as Exclude<Admission["result"], "admitted" | "unknown">], admission);
     }
     if (settlement.outcome === "failed") throw settlement.error;
+    if (settlement.outcome === "abandoned") return respondNobody();
     const { value, charge } = settlement;
     if ("error" in value) {
       // A body refused from its headers is read on (discarded) before its 422, as decision 6 keeps the connection.

@@ -5,6 +5,7 @@ import { STATUS_CODES } from "node:http";
 // srvx's node Response (h3's own adapter) takes plain-object headers and goes straight to
 // writeHead; h3's HTTPResponse would build an undici Headers object per response (~5% of a request).
 import { FastResponse } from "srvx/node";
+import type { H3Event } from "h3";
 import type { RateLimitInfo } from "./meter/interface.ts";
 import type { ApiError } from "./errors.ts";
 import { RATE_WINDOW_MS } from "./policy.ts";
@@ -75,4 +76,25 @@ export function respondError(requestId: string, error: ApiError, metering: Omit<
   const charged: Metering = { ...metering, credits_used: 0 };
   const body = `{"error":${JSON.stringify(payload)},"meta":${_metaJson(requestId, charged)}}`;
   return _respond(error.status, body, _headers(requestId, charged, now));
+}
+
+/**
+ * The status the request log and metrics give a request whose client had gone before its answer
+ * was handed over (nginx's 499, "client closed request"); nothing is sent (decision 39).
+ */
+export const CLIENT_CLOSED = 499;
+
+/** The response to a client that has gone: never sent, so empty. */
+export function respondNobody(): Response {
+  return new FastResponse(null, { status: CLIENT_CLOSED });
+}
+
+/**
+ * Whether the client's connection has closed (or half-closed: node:http then answers nothing), so
+ * that no answer can reach it. Undefined off node:http (in-process requests), where none can close.
+ */
+export function clientConnection(event: H3Event): (() => boolean) | undefined {
+  const socket = event.runtime?.node?.req?.socket;
+  if (socket === undefined) return undefined;
+  return () => socket.destroyed || !socket.writable;
 }

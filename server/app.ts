@@ -12,7 +12,7 @@ import type { LoadedSnapshot, Serving } from "./serving.ts";
 import { newTrace, requestObserver, type RequestObserver } from "./observe.ts";
 import type { RequestTrace } from "./observation-types.ts";
 import { Pipeline } from "./_pipeline.ts";
-import { newRequestId, respondError } from "./_respond.ts";
+import { CLIENT_CLOSED, clientConnection, newRequestId, respondError } from "./_respond.ts";
 import { registerReference } from "./public/reference.ts";
 import { requestClient } from "./address-limits.ts";
 
@@ -71,8 +71,8 @@ export function createApp(options: AppOptions): H3 {
     app.get(route.path, (event) => {
       const trace = newTrace(operation);
       return serving.ready
-        ? _fromOneSnapshot(event, trace, answering, (snapshot) => route.answer({ requestId: trace.requestId, snapshot, now: now() }))
-        : _withoutSnapshot(event, trace, answering, () => route.answer({ requestId: trace.requestId, snapshot: undefined, now: now() }));
+        ? _fromOneSnapshot(event, trace, answering, (snapshot) => route.answer({ requestId: trace.requestId, snapshot, meter: options.meter, now: now() }))
+        : _withoutSnapshot(event, trace, answering, () => route.answer({ requestId: trace.requestId, snapshot: undefined, meter: options.meter, now: now() }));
     });
   }
 
@@ -148,7 +148,8 @@ async function _fromOneSnapshot(
       response = _unexpected(error, trace, logger, now);
     }
     if (nodeResponse === undefined) response.headers.set(SNAPSHOT_HEADER, snapshot.contentHash);
-    observer?.answered(trace, response.status, snapshot.contentHash, started);
+    // A client gone before its answer is handed over receives nothing: logged as such (decision 39).
+    observer?.answered(trace, clientConnection(event)?.() === true ? CLIENT_CLOSED : response.status, snapshot.contentHash, started);
     return response;
   } finally {
     serving.release(snapshot);

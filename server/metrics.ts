@@ -34,16 +34,16 @@ export class Metrics {
     labelNames: ["reason"] as const, registers: [this.registry],
   });
   readonly meterBatchSize = new Histogram({
-    name: "cei_meter_batch_jobs", help: "Requests settled (admitted, worked and charged) together in one meter transaction.",
+    name: "cei_meter_batch_jobs", help: "Requests in one meter transaction (SQLite: settled from admission to charge; PostgreSQL: one admission or charge statement).",
     buckets: BATCH_SIZE_BUCKETS, registers: [this.registry],
   });
   readonly meterBatchDuration = new Histogram({
-    name: "cei_meter_batch_duration_seconds", help: "Time one meter transaction held the event loop.",
+    name: "cei_meter_batch_duration_seconds", help: "Time of one meter transaction (SQLite: held on the event loop; PostgreSQL: the statement's round trip).",
     buckets: BATCH_SECONDS_BUCKETS, registers: [this.registry],
   });
   readonly meterErrors = new Counter({
     name: "cei_meter_errors_total",
-    help: "Meter jobs that failed: busy = the file stayed locked by another process too long, failed = SQLite or the job threw.",
+    help: "Requests the meter failed: busy = locked by another process or transaction too long, unreachable = no connection to PostgreSQL, failed = anything else.",
     labelNames: ["kind"] as const, registers: [this.registry],
   });
   readonly swaps = new Counter({

@@ -4,7 +4,7 @@
 import type { ErrorCode } from "./errors.ts";
 import type { Logger } from "./log.ts";
 import type { Metrics } from "./metrics.ts";
-import { newRequestId } from "./_respond.ts";
+import { CLIENT_CLOSED, newRequestId } from "./_respond.ts";
 import type { RequestTrace, ServingEvent } from "./observation-types.ts";
 
 export function newTrace(operation: string): RequestTrace {
@@ -32,6 +32,7 @@ export function requestObserver(logger: Logger, metrics: Metrics | undefined): R
       if (log) {
         logger.info({
           request_id: trace.requestId, client: trace.client, key_id: trace.keyId, operation: trace.operation, status, code: trace.code,
+          reason: status === CLIENT_CLOSED ? "client_closed" : undefined,
           credits_used: trace.creditsUsed, duration_us: Math.round(seconds * 1e6), snapshot,
         }, "request");
       }

@@ -5,12 +5,15 @@ import { STATUS_CODES } from "node:http";
 import { FastResponse } from "srvx/node";
 import { z } from "zod";
 import { isServable, precomputedFreshness } from "../snapshot/freshness.ts";
+import type { Meter } from "./meter/interface.ts";
 import type { LoadedSnapshot } from "./serving.ts";
 
 export interface PublicRequest {
   requestId: string;
   /** The snapshot being served; undefined when none is (shutting down). */
   snapshot: LoadedSnapshot | undefined;
+  /** Whether the meter can settle requests (readiness, decision 40). */
+  meter: Pick<Meter, "reachable">;
   now: number;
 }
 
@@ -20,7 +23,7 @@ export interface PublicRoute {
   summary: string;
   /** The body of each status the path answers, as the contract publishes it. */
   responses: Readonly<Record<number, { description: string; body: z.ZodType }>>;
-  answer(request: PublicRequest): Response;
+  answer(request: PublicRequest): Response | Promise<Response>;
 }
 
 const isoTime = z.iso.datetime({ precision: 3 });
@@ -37,7 +40,18 @@ const ready = z.strictObject({
     }),
   ).describe("Each precomputed snapshot of the loaded file, by name."),
 });
-const notReady = z.strictObject({ status: z.literal("not_ready") });
+/** Why a reader with a snapshot cannot serve (decision 40): the first that holds, in this order. */
+const notReadyReasons = {
+  meter_unavailable: "the meter cannot be reached (or stays locked), so no metered request can be answered",
+  snapshot_stale: "every precomputed snapshot with a freshness bound is past it: a newer snapshot must be published",
+} as const;
+const notReady = ready.extend({
+  status: z.literal("not_ready"),
+  reason: z.enum(Object.keys(notReadyReasons) as [keyof typeof notReadyReasons]).describe(
+    Object.entries(notReadyReasons).map(([reason, what]) => `\`${reason}\`: ${what}.`).join(" "),
+  ),
+});
+const shuttingDown = z.strictObject({ status: z.literal("not_ready"), reason: z.literal("shutting_down") });
 
 export const publicRoutes: readonly PublicRoute[] = [
   {
@@ -48,23 +62,37 @@ export const publicRoutes: readonly PublicRoute[] = [
   },
   {
     path: "/readyz",
-    summary: "Readiness: the snapshot being served and the freshness of each precomputed snapshot",
+    summary: "Readiness: whether this server can answer, the snapshot being served and the freshness of each precomputed snapshot",
     responses: {
-      200: { description: "A snapshot is loaded and answers requests.", body: ready },
-      503: { description: "No snapshot is loaded (starting or shutting down).", body: notReady },
+      200: { description: "A snapshot is loaded, the meter can be reached, and some precomputed data is fresh.", body: ready },
+      503: {
+        description: "Not able to serve: the meter cannot be reached or every bounded precomputed snapshot is stale (the same body, with the reason), or no snapshot is loaded (shutting down).",
+        body: z.union([notReady, shuttingDown]),
+      },
     },
     answer: readiness,
   },
 ];
 
-/** 200 with the loaded snapshot's hash and each precomputed snapshot's freshness; 503 with none loaded. */
-function readiness({ requestId, snapshot, now }: PublicRequest): Response {
-  if (snapshot === undefined) return respondPublic(requestId, 503, { status: "not_ready" });
+/**
+ * 200 with the loaded snapshot's hash and each precomputed snapshot's freshness; 503 with the same
+ * body and the reason when this server cannot serve (decision 40), or with none loaded.
+ */
+async function readiness({ requestId, snapshot, meter, now }: PublicRequest): Promise<Response> {
+  if (snapshot === undefined) return respondPublic(requestId, 503, { status: "not_ready", reason: "shutting_down" });
   const precomputed: Record<string, { as_of: string | null; fresh_until: string | null; fresh: boolean }> = {};
+  let bounded = 0;
+  let fresh = 0;
   for (const [name, freshness] of Object.entries(precomputedFreshness(snapshot.snapshots))) {
     precomputed[name] = { ...freshness, fresh: isServable(name, freshness, now) };
+    if (freshness.fresh_until === null) continue;
+    bounded += 1;
+    if (precomputed[name].fresh) fresh += 1;
   }
-  return respondPublic(requestId, 200, { status: "ready", snapshot: snapshot.contentHash, precomputed });
+  const body = { status: "ready", snapshot: snapshot.contentHash, precomputed };
+  const reason: keyof typeof notReadyReasons | undefined = !(await meter.reachable()) ? "meter_unavailable" : bounded > 0 && fresh === 0 ? "snapshot_stale" : undefined;
+  if (reason === undefined) return respondPublic(requestId, 200, body);
+  return respondPublic(requestId, 503, { ...body, status: "not_ready", reason });
 }
 
 export function respondPublic(requestId: string, status: number, body: unknown): Response {

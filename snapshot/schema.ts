@@ -9,10 +9,10 @@
 // - booleans are INTEGER 0/1; arrays of strings are JSON text.
 // - *_count columns hold the total number of eligible items, which may exceed the at most
 //   20 rows kept per list.
-import { SEARCH_KEY_FAMILIES } from "./search-keys.ts";
+import { NAMED_SEARCH_FAMILIES } from "./search-keys.ts";
 
 /** Bumped whenever a table or column changes meaning; the server refuses other versions. */
-export const SNAPSHOT_FORMAT_VERSION = 4;
+export const SNAPSHOT_FORMAT_VERSION = 5;
 
 export const snapshotTables = `
 CREATE TABLE manifest (
@@ -274,28 +274,35 @@ CREATE TABLE trending_entities (
   PRIMARY KEY (day, position)
 ) WITHOUT ROWID;
 
--- Search: one row per (entity, key). key is the lower-cased name, symbol, slug or title.
--- Rows are inserted sorted by (key, entity_type, entity_id), so rowid order is key order in every
--- family, and a search merges the families' candidate streams by rowid.
-CREATE TABLE search_keys (
-  rowid INTEGER PRIMARY KEY,
-  key TEXT NOT NULL,
+-- Search (decision 29). Every searchable entity has one place in a global order, \`ord\`: prominence
+-- (higher first; none last), then the shorter name, then id, then family. A search returns each
+-- match class in that order, read from indexes kept in it, so that a request sorts nothing.
+-- name and slug are folded (snapshot/fold.ts); slug is NULL when it folds to the name.
+CREATE TABLE search_entities (
+  ord INTEGER PRIMARY KEY,
   entity_type TEXT NOT NULL,       -- one of SEARCH_KEY_FAMILIES
-  entity_id TEXT NOT NULL
+  entity_id TEXT NOT NULL,
+  name TEXT,
+  slug TEXT,
+  prominence INTEGER               -- the compiled prominence (1-1000), NULL when no signal
 );
--- Exact and prefix matches read one family's key range, in (key, entity_id) order, which is rowid
--- order within the family; entity_id makes the index covering, so a range is read from the index
--- alone (format 4: a 76-key prefix range 60 -> 10 us, docs/performance.md).
-CREATE INDEX search_keys_by_family ON search_keys (entity_type, key, entity_id);
--- One contentless FTS5 trigram index per family (rowid = search_keys.rowid), so that a search
--- restricted to some families never reads another family's candidates. No %_docsize table
--- (columnsize=0): it holds each key's token count, which only ranking functions (bm25) read, and
--- no search ranks by it; without it the 1M compile builds the indexes ~0.4 s sooner and the file
--- is 8.6 MB smaller, with the same segments and trigram counts (docs/performance.md).
-${SEARCH_KEY_FAMILIES.map((family) => `CREATE VIRTUAL TABLE search_fts_${family} USING fts5 (key, content='', detail='none', columnsize=0, tokenize='trigram');`).join("\n")}
--- How many keys of each family hold each trigram: a substring search reads only the doclists of
--- its query's rarest trigrams in that family and filters those keys with instr(). Keyed by trigram
--- first, so that one lookup per trigram of the query gives every family's count.
+-- Exact keys (class 1): the folded name, slug, id, symbol, ticker and every other exact-only key
+-- of the layout (a raw key is stored with a leading U+0001 and compared byte for byte). A key's
+-- matches in every family are one range, in ord order; a search keeps the families it names.
+CREATE TABLE search_exact (
+  key TEXT NOT NULL,
+  ord INTEGER NOT NULL,
+  entity_type TEXT NOT NULL,
+  entity_id TEXT NOT NULL,
+  PRIMARY KEY (key, ord)
+) WITHOUT ROWID;
+-- One contentless FTS5 trigram index per family, rowid = ord, over ' ' || name || char(10) || ' '
+-- || slug: a space before every word, so that a word's first two characters with the space before
+-- them are a trigram only at the start of a word. Word-prefix, prefix and substring matches
+-- (classes 2-4) are the rows holding the query's trigrams, in ord order, checked against
+-- search_entities. No %_docsize table (columnsize=0): only ranking functions read it.
+${NAMED_SEARCH_FAMILIES.map((family) => `CREATE VIRTUAL TABLE search_fts_${family} USING fts5 (words, content='', detail='none', columnsize=0, tokenize='trigram');`).join("\n")}
+-- How many entities of each family hold each trigram: a search reads the doclists of its rarest.
 CREATE TABLE search_trigrams (
   trigram TEXT NOT NULL,
   entity_type TEXT NOT NULL,

@@ -7,7 +7,8 @@ import type Database from "better-sqlite3";
 import { itemField, type FamilyDiff } from "./_families.ts";
 import type { RankingDiff } from "./_rankings.ts";
 import { NEW, OLD, tableInBoth, type FieldChange } from "./_rows.ts";
-import { searchKeyColumns, type SearchKeyFamily } from "./search-keys.ts";
+import { fold } from "./fold.ts";
+import { SEARCH_KEY_FAMILIES, searchLayout } from "./search-keys.ts";
 import { familySpecs, rankingSpecs, type ColumnSpec } from "./specs.ts";
 
 export const WARNING_RULES = ["value_jump", "rank_jump", "reshuffle", "shrink", "renamed_and_reslugged", "unsearchable"] as const;
@@ -135,23 +136,21 @@ function* _reslugs({ families }: Changes): Generator<Warning> {
 }
 
 /**
- * Changed records that had search keys and have none. One statement per family and file looks the
- * records' searchable values up as their keys (lower-cased as the compiler lower-cases them, SQLite's
- * lower() for ASCII), through the covering index on (entity_type, key, entity_id); the old file is
- * asked only about the records the new one has no key for. The cost grows with the changed
- * records, not with the index.
+ * Changed records that had search keys and have none. Every searchable record has its id among its
+ * exact keys (search_exact, folded as the compiler folds it, snapshot/fold.ts), so one statement per
+ * family and file looks each record's id up there; the old file is asked only about the records the
+ * new one has no key for. The cost grows with the changed records, not with the index.
  */
 function* _unsearchable(db: Database.Database, { families }: Changes): Generator<Warning> {
-  if (!tableInBoth(db, "search_keys")) return;
-  db.function("cei_lower", { deterministic: true }, (value: unknown) => (typeof value === "string" ? value.toLowerCase() : null));
+  if (!tableInBoth(db, "search_exact")) return;
+  db.function("cei_fold", { deterministic: true }, (value: unknown) => (typeof value === "string" ? fold(value) : null));
   for (const spec of familySpecs) {
-    const type = (Object.keys(searchKeyColumns) as SearchKeyFamily[]).find((t) => searchKeyColumns[t][0] === spec.table);
+    const type = SEARCH_KEY_FAMILIES.find((t) => searchLayout[t].table === spec.table);
     const records = new Map((families[spec.name]?.changed ?? []).filter((r) => Object.keys(r.fields).length > 0).map((r) => [r.id, r]));
     if (type === undefined || records.size === 0) continue;
-    const keys = searchKeyColumns[type][1].map((c) => `CASE WHEN octet_length(r."${c}") = length(r."${c}") THEN lower(r."${c}") ELSE cei_lower(r."${c}") END`);
     const keyed = (schema: string, wanted: boolean, ids: string[]) => db.prepare(`
       SELECT r.id FROM json_each(?) j JOIN ${schema}."${spec.table}" r ON r.id = j.value
-      WHERE ${wanted ? "" : "NOT"} EXISTS (SELECT 1 FROM ${schema}.search_keys k WHERE k.entity_type = ? AND k.key IN (${keys.join(", ")}) AND k.entity_id = r.id)
+      WHERE ${wanted ? "" : "NOT"} EXISTS (SELECT 1 FROM ${schema}.search_exact k WHERE k.key = cei_fold(r.id) AND k.entity_type = ? AND k.entity_id = r.id)
       ORDER BY r.id`).pluck().all(JSON.stringify(ids), type) as string[];
     const keyless = keyed(NEW, false, [...records.keys()]);
     for (const id of keyed(OLD, true, keyless)) {

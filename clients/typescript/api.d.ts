@@ -412,7 +412,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Readiness: the snapshot being served and the freshness of each precomputed snapshot
+         * Readiness: whether this server can answer, the snapshot being served and the freshness of each precomputed snapshot
          * @description Needs no key and is never metered: costs nothing. Answers nothing beyond the public contract and the loaded snapshot's content hash, `as_of` times and freshness. A request the HTTP layer cannot accept (headers over 16 KiB, not valid HTTP/1.1, too slow) gets the 422 error envelope, as on every path.
          */
         get: operations["readyz"];
@@ -2260,7 +2260,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A snapshot is loaded and answers requests. */
+            /** @description A snapshot is loaded, the meter can be reached, and some precomputed data is fresh. */
             200: {
                 headers: {
                     /** @description Responses are never cacheable. */
@@ -2291,7 +2291,7 @@ export interface operations {
                 };
             };
             422: components["responses"]["InvalidRequest"];
-            /** @description No snapshot is loaded (starting or shutting down). */
+            /** @description Not able to serve: the meter cannot be reached or every bounded precomputed snapshot is stale (the same body, with the reason), or no snapshot is loaded (shutting down). */
             503: {
                 headers: {
                     /** @description Responses are never cacheable. */
@@ -2306,6 +2306,28 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         status: "not_ready";
+                        /** @description The content hash of the snapshot being served, as in `x-service-snapshot`. */
+                        snapshot: string;
+                        /** @description Each precomputed snapshot of the loaded file, by name. */
+                        precomputed: {
+                            [key: string]: {
+                                as_of: string | null;
+                                /** @description When the data stops being served; `null` when it has no bound or no `as_of`. */
+                                fresh_until: string | null;
+                                /** @description Whether the operations built on it answer now. */
+                                fresh: boolean;
+                            };
+                        };
+                        /**
+                         * @description `meter_unavailable`: the meter cannot be reached (or stays locked), so no metered request can be answered. `snapshot_stale`: every precomputed snapshot with a freshness bound is past it: a newer snapshot must be published.
+                         * @enum {string}
+                         */
+                        reason: "meter_unavailable" | "snapshot_stale";
+                    } | {
+                        /** @constant */
+                        status: "not_ready";
+                        /** @constant */
+                        reason: "shutting_down";
                     };
                 };
             };

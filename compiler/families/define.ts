@@ -76,6 +76,21 @@ export interface StaleSpec {
   locate: string;
 }
 
+/**
+ * How search finds and ranks a family's records (decision 29). What is matched is the contract's
+ * layout (snapshot/search-keys.ts); how prominent each record is, the family declares here.
+ */
+export interface SearchDeclaration {
+  /** Its entry in the snapshot contract's search layout. */
+  layout: SearchKeyFamily;
+  /** The kept table whose `prominence` column holds the curated prominence, and its id column. */
+  curated: { table: string; id: string };
+  /** Compiled prominence signals: SELECTs of (entity id, score 1-1000) over the snapshot's tables (policy.ts, prominenceScores). */
+  signals?: readonly string[];
+  /** Appearances in the family's own trending snapshots, besides trending_entities: SELECTs of one entity id per appearance. */
+  appearances?: readonly string[];
+}
+
 export interface FamilyDefinition<Table extends string = string> {
   /** The name in the manifest's `excluded`, in `cei schema` and in problems. */
   family: string;
@@ -100,8 +115,8 @@ export interface FamilyDefinition<Table extends string = string> {
   exclusions(context: EligibilityContext): Partial<Record<RuleId, string>>;
   /** Step 6a: inserts into the family's snapshot tables (snapshot/schema.ts), in primary-key order. */
   output?: string;
-  /** Its search keys, by name in the snapshot contract's layout (snapshot/search-keys.ts: the table and columns search-index.ts reads). */
-  search?: SearchKeyFamily;
+  /** How search finds and ranks its records (search-index.ts). */
+  search?: SearchDeclaration;
   /** The name of the family's spec in snapshot/specs.ts: `cei diff` compares its records, and the shrink guard counts them. */
   diff?: string;
   /**

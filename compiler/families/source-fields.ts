@@ -195,3 +195,14 @@ export const visibilityFields = {
 };
 
 export const reviewState = z.enum(["unreviewed", "reviewed", "rejected"]);
+
+/**
+ * What a curator may say about how search ranks a record (decision 29): its curated prominence,
+ * one of the signals whose highest score orders the matches of one class.
+ */
+export const searchFields = {
+  prominence: nullableField(
+    z.number().int().min(1).max(1000).describe("An integer from 1 to 1000."),
+    "How prominent the record is, for search: of matches of the same class, the more prominent come first (higher first). Compiled with the record's other signals (market rank, TVL, trending appearances): the highest counts. Not written.",
+  ),
+};

@@ -13,11 +13,16 @@ export class MeterBusyError extends Error {
   }
 }
 
-/** Told of every committed transaction and every failed job (the service's metrics). */
+/**
+ * Told of every committed transaction and every failed job (the service's metrics). `busy`: the
+ * meter stayed locked for METER_WAIT_LIMIT_MS; `unreachable`: no connection to it (PostgreSQL);
+ * `failed`: anything else.
+ */
 export interface MeterObserver {
   batch(jobs: number, seconds: number): void;
-  failed(kind: "busy" | "failed"): void;
+  failed(kind: MeterFailure): void;
 }
+export type MeterFailure = "busy" | "unreachable" | "failed";
 
 /** A key's state as stored; "expired" is not stored: a key whose `expires_at` has passed is expired (decision 37). */
 export type KeyState = "active" | "disabled" | "revoked";
@@ -49,7 +54,11 @@ export interface Admission extends MeterStatus {
   /** Only for rate_limited: whole seconds to reset_at, rounded up, from 1 to the window length. */
   retry_after_s?: number;
 }
-export interface ChargeRequest { key: KeyRecord; operation: OperationId; cost: number; requestId: string }
+export interface ChargeRequest {
+  key: KeyRecord; operation: OperationId; cost: number; requestId: string;
+  /** See SettleRequest.abandoned. */
+  abandoned?: () => boolean;
+}
 export interface Charge { result: "charged" | "forbidden" | "insufficient_credits"; credits_remaining: number }
 
 /** What the work of an admitted request decided: its answer, and the credits it costs (0: nothing is charged). */
@@ -67,6 +76,11 @@ export interface SettleRequest<T> {
    * right after counting the request, and may run it again if that transaction is retried.
    */
   work(admission: Admission): Decision<T>;
+  /**
+   * Whether the client has gone (its connection closed), asked at the last moment before the charge
+   * commits: true, and nothing is charged (decision 39). Undefined: a client that cannot go away.
+   */
+  abandoned?: () => boolean;
 }
 
 export type Settlement<T> =
@@ -75,7 +89,9 @@ export type Settlement<T> =
   /** The work threw: nothing was charged. */
   | { outcome: "failed"; admission: Admission; error: unknown }
   /** The work's answer, and its charge as committed (undefined when it cost nothing). */
-  | { outcome: "answered"; admission: Admission; value: T; charge: Charge | undefined };
+  | { outcome: "answered"; admission: Admission; value: T; charge: Charge | undefined }
+  /** The work cost something, but the client had gone before the charge: nothing was charged (decision 39). */
+  | { outcome: "abandoned"; admission: Admission };
 
 export interface MeterOptions {
   now?: () => number;
@@ -91,7 +107,7 @@ export interface MeterOptions {
   warn?: MeterWarn;
 }
 
-export type MeterWarn = (event: "meter_file_readable" | "meter_connection_lost", message: string, error?: Error) => void;
+export type MeterWarn = (event: "meter_file_readable" | "meter_connection_lost" | "meter_tls_mode", message: string, error?: Error) => void;
 
 /**
  * What the request pipeline needs of a meter; the SQLite file (`SqliteMeter`, one machine) and
@@ -113,6 +129,12 @@ export interface Meter {
    * MeterBusyError (nothing counted) when the meter stayed locked for METER_WAIT_LIMIT_MS.
    */
   settle<T>(request: SettleRequest<T>): Promise<Settlement<T>>;
+  /**
+   * Whether requests can be settled now (readiness, decision 40): false while the meter cannot be
+   * reached or stays locked. Answered from what the meter's own traffic last showed, with at most
+   * one probe a second when that is too old, so that a health check every second adds nothing.
+   */
+  reachable(): Promise<boolean>;
   /** Settles what is pending, then releases the file or the connections. */
   close(): void | Promise<void>;
 }

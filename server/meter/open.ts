@@ -14,7 +14,7 @@ import { isPostgresUrl, redactUrl } from "./location.ts";
 export { isPostgresUrl, redactUrl } from "./location.ts";
 
 export async function openMeter(location: string, options: MeterOptions = {}): Promise<Meter> {
-  if (isPostgresUrl(location)) return PostgresMeter.open(location, { now: options.now, warn: options.warn });
+  if (isPostgresUrl(location)) return PostgresMeter.open(location, { now: options.now, warn: options.warn, observer: options.observer });
   return SqliteMeter.open(location, options);
 }
 

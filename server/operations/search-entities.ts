@@ -75,7 +75,7 @@ export type SearchEntitiesResponse = z.output<typeof searchEntitiesResponse>;
  * Each hit's entry: its identity object, straight from SQLite (every identity field is text, so
  * json_object writes what JSON.stringify would). Search shows an X account as {type, id} only
  * (spec); links are for the X account endpoint. News and events are the rows get_news and
- * get_event serve: the snapshot holds no others.
+ * get_event serve: the snapshot holds no others. An X account is found by its exact id or handle.
  */
 export const searchEntries: SearchEntries = {
   families: {
@@ -86,8 +86,8 @@ export const searchEntries: SearchEntries = {
     stock: "json_object('type', 'stock', 'id', id, 'slug', slug, 'name', name, 'ticker', ticker)",
     news: "json_object('type', 'news', 'id', id, 'title', title, 'published_at', published_at)",
     event: "json_object('type', 'event', 'id', id, 'slug', slug, 'name', name, 'start_date', start_date)",
+    x_account: "json_object('type', 'x_account', 'id', id)",
   } satisfies Record<SearchKeyFamily, string>,
-  handle: (id) => JSON.stringify({ type: "x_account", id }),
 };
 
 export const searchEntities = defineOperation({

@@ -1,11 +1,20 @@
-// The search index shared by entity search (1) and people search (2): exact, then prefix, then
-// substring matches over search_keys, plus exact X handles through their keyed hash. Each family
-// has its own key range and FTS index, so a search reads only the named families' candidates, and
-// no search examines more than SEARCH_CANDIDATE_LIMIT of them (decision 21).
+// The search index shared by entity search (1) and people search (2), decision 29: the query is
+// folded as the compiler folded the index (snapshot/fold.ts), then matched class by class, each
+// class in the order the compiler stored (prominence, shorter name, id):
+//   1. exact: a name, slug, id, symbol, ticker or other exact-only key equals the query, or an X
+//      handle does (keyed hash, x_handle_index);
+//   2. every query word is a word prefix of the name, in any order;
+//   3. the name or slug starts with the query;
+//   4. the query occurs inside the name or slug (3+ characters).
+// Classes 2-4 read each named family's trigram index, whose rowids are the stored order, so every
+// candidate stream arrives already ordered; no search examines more than SEARCH_CANDIDATE_LIMIT
+// candidates in each of its two index passes (decision 21).
 import type Database from "better-sqlite3";
 import { z } from "zod";
-import { SEARCH_KEY_FAMILIES, SEARCH_KEY_TABLES, SEARCH_KEYS_PER_ENTITY, type SearchKeyFamily } from "../../snapshot/search-keys.ts";
+import { fold, foldedWords } from "../../snapshot/fold.ts";
+import { SEARCH_KEY_TABLES, searchLayout, type SearchKeyFamily } from "../../snapshot/search-keys.ts";
 import { handleSearchHash, normaliseHandle } from "../../snapshot/x-ids.ts";
+import { candidateTrigrams, statementCache } from "./_search-trigrams.ts";
 
 /** The six families of the spec: searched and echoed when a request names no `types`. */
 export const defaultSearchFamilies = ["project", "fund", "person", "token", "stock", "x_account"] as const;
@@ -13,27 +22,26 @@ export const defaultSearchFamilies = ["project", "fund", "person", "token", "sto
 export const searchFamilies = [...defaultSearchFamilies, "news", "event"] as const;
 export type SearchFamily = (typeof searchFamilies)[number];
 /**
- * What a search returns for each hit: its entry, ready to send. A key family's entry is a JSON
- * expression over one row of the family's table (SEARCH_KEY_TABLES: the row whose `id` the key
- * names); an X account found by its exact handle gets `handle(id)`. Every entry must name its
- * entity (its family and id): a search returns each entry once. The search's own statements
- * compute the entries of the rows it returns, instead of a statement per hit after the search
- * (~1 µs each, and a column of a row costs ~0.15 µs in better-sqlite3, measured in-process).
+ * What a search returns for each hit: its entry, ready to send, a JSON expression over one row of
+ * the family's table (SEARCH_KEY_TABLES: the row whose `id` the hit names). Every entry must name
+ * its entity (its family and id): a search returns each entry once. The search's own statements
+ * compute the entries of the rows it returns, never of a candidate that fails.
  */
 export interface SearchEntries {
   families: Partial<Record<SearchKeyFamily, string>>;
-  handle?: (xAccountId: string) => string;
 }
 
 /**
- * The most candidate keys (rows of search_keys, in key order over the named families) one search
- * examines. A match beyond them is not returned: docs/api.md, "Search", states the consequence.
+ * The most candidates (entities holding the query's rarest trigrams, in stored order) each of a
+ * search's two index passes examines: one for word prefixes and prefixes (classes 2-3), one for
+ * substrings (class 4). A match beyond them is not returned: docs/api.md, "Search", states the
+ * consequence. Entities already found never count.
  */
 export const SEARCH_CANDIDATE_LIMIT = 1_000;
 
-/** Trigram FTS cannot match fewer than 3 characters: 2-character queries get exact and prefix only. */
+/** Trigram FTS cannot match fewer than 3 characters: shorter queries get classes 1-3 only. */
 const SUBSTRING_MIN_CHARS = 3;
-const HANDLE = /^@?[A-Za-z0-9_]{1,15}$/;
+const HANDLE = /^[A-Za-z0-9_]{1,15}$/;
 /** A query without a single letter or digit (`*`, `%`, `_`, `.*`, `..`, spaces) would list everything. */
 const HAS_LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 
@@ -49,13 +57,12 @@ export const searchText = z
   })
   .refine((text) => text.length < 2 || text.trim().length >= 2, { message: "must be 2-500 characters after trimming spaces", params: { code: "too_small" } });
 
-/** One candidate key of the key-range phase as a raw row: whether the key equals the query, the entry. */
-type CandidateRow = [exact: number, entry: string | null];
-
 export interface SearchIndex {
-  /** The hits' entries. Deterministic: match class, then key, then family, then id; each entity appears once. */
+  /** The hits' entries, each entity once, in class order then stored order. */
   search(text: string, families: ReadonlySet<SearchFamily>, limit: number): string[];
 }
+
+type Row<T> = [T, string | null];
 
 /**
  * `handleSearchKey` is the hex key of x_handle_index, derived from the compile secret (see
@@ -67,61 +74,55 @@ export function createSearchIndex(
   entries: SearchEntries,
   candidateLimit = SEARCH_CANDIDATE_LIMIT,
 ): SearchIndex {
-  // Each hit's entry, computed for the rows a phase returns only (each arm also reads one row ahead
-  // that may never be returned): outside the merged arms, as one CASE over the family.
   const entry = (keyed: readonly SearchKeyFamily[]): string =>
     `CASE c.entity_type ${keyed.map((family) =>
       `WHEN '${family}' THEN (SELECT ${entries.families[family]!} FROM ${SEARCH_KEY_TABLES[family]} WHERE id = c.entity_id)`).join(" ")} END`;
-  // The key-range phase: exact keys, then longer keys starting with the query, in (key, family, id)
-  // order, which is rowid order (the compiler inserts the keys so). One UNION ALL of one arm per
-  // named family, merged by SQLite in order: each arm reads its family's range from the covering
-  // index search_keys_by_family alone, already in that order, so nothing is sorted. Read as whole
-  // chunks of `size` rows from `offset` (literals: a bound LIMIT made the plan slower), each row its
-  // entry alone, or [exact, entry] while an X handle waits for the end of the exact keys: a row
-  // stepped from JavaScript costs ~0.3 µs more than one of `all()`, and each further column ~0.15-0.3 µs.
-  const keyRange = _statements((keyed, exact: boolean, size: number, offset: number) => {
-    const sql = `
-      SELECT ${exact ? "c.exact, " : ""}${entry(keyed)} FROM (${keyed.map((family) => `
-        SELECT entity_type, entity_id, ${exact ? "key = @key AS exact, " : ""}key AS sort_key FROM search_keys
-        WHERE entity_type = '${family}' AND key >= @key AND key < @upper`).join("\n        UNION ALL")}
-        ORDER BY sort_key, entity_type, entity_id LIMIT ${size} OFFSET ${offset}) AS c`;
-    const statement = snapshot.prepare<[{ key: string; upper: string }], CandidateRow | string | null>(sql);
-    return exact ? statement.raw() : statement.pluck();
-  });
-  // Of the first `budget` keys (in rowid order) holding the query's two rarest trigrams in their
-  // family (FTS5 intersects their doclists; parameter `m_<family>` names them), those that contain
-  // the whole query: the same rows, in the same order, as a phrase query for the whole text, without
-  // reading the doclists of common trigrams. The whole-text test runs in SQL: a candidate that fails
-  // it never becomes a JavaScript row (each cost ~0.9 µs, most of a search of a common name). The
-  // budget is a literal: a bound LIMIT made the plan slower (docs/performance.md).
-  const substring = _statements((keyed, budget: number) => snapshot.prepare<[Record<string, string>], string | null>(`
-    SELECT ${entry(keyed)} FROM (${keyed.map((family) => `
-      SELECT f.rowid AS rowid, k.entity_type AS entity_type, k.entity_id AS entity_id, k.key AS key
-      FROM search_fts_${family} f JOIN search_keys k ON k.rowid = f.rowid
+  // Class 1: the query's range of search_exact, already in ord order, kept to the named families;
+  // a raw key's range (a family declaring one) is a second statement, merged by ord. The key is
+  // bound as a one-key range: as `key = ?` the statement cost ~100 µs more per run (SQLite planned
+  // it again for each value bound, measured on 6 families), as a range ~1 µs.
+  const exact = statementCache((keyed, size: number) => snapshot.prepare<[{ key: string }], Row<number>>(`
+    SELECT c.ord, ${entry(keyed)} FROM (SELECT ord, entity_type, entity_id FROM search_exact
+      WHERE key >= @key AND key <= @key AND entity_type IN (${keyed.map((family) => `'${family}'`).join(", ")})
+      ORDER BY key, ord LIMIT ${size}) AS c`).raw());
+  // The candidates of a trigram pass: each named family's entities holding the chosen trigrams
+  // (parameter m_<family>), in ord order (the rowids), at most `budget`; the test that follows
+  // runs in SQL, so that a candidate that fails never becomes a JavaScript row. The entities
+  // already found are not filtered out here (a NOT IN over a bound list cost more than the at
+  // most `limit` rows it saves): the budget is raised by their number instead, so that they never
+  // spend it, and the hits set drops them.
+  const candidates = (keyed: readonly SearchKeyFamily[], budget: number) => `(${keyed.map((family) => `
+      SELECT f.rowid AS ord, e.entity_type, e.entity_id, e.name, e.slug FROM search_fts_${family} f JOIN search_entities e ON e.ord = f.rowid
       WHERE search_fts_${family} MATCH @m_${family}`).join("\n      UNION ALL")}
-      ORDER BY rowid LIMIT ${budget}) AS c
-    WHERE instr(c.key, @query) > 0`).pluck());
+      ORDER BY ord LIMIT ${budget}) AS c`;
+  // Classes 2 and 3 in one pass: @w<i> is ' ' + the i-th query word, a word prefix where
+  // ' ' || name holds it; @q the folded query, @n its length in characters.
+  const prefixes = statementCache((keyed, budget: number, words: number) => {
+    const wordPrefixes = Array.from({ length: words }, (_, i) => `instr(' ' || c.name, @w${i}) > 0`).join(" AND ");
+    const startsWith = "(substr(c.name, 1, @n) = @q OR substr(c.slug, 1, @n) = @q)";
+    return snapshot.prepare<[Record<string, string | number>], Row<number>>(`
+      SELECT CASE WHEN ${wordPrefixes} THEN 2 ELSE 3 END, ${entry(keyed)} FROM ${candidates(keyed, budget)}
+      WHERE (${wordPrefixes}) OR ${startsWith}`).raw();
+  });
+  const substrings = statementCache((keyed, budget: number) => snapshot.prepare<[Record<string, string>], string | null>(`
+    SELECT ${entry(keyed)} FROM ${candidates(keyed, budget)}
+    WHERE instr(c.name, @q) > 0 OR instr(c.slug, @q) > 0`).pluck());
   const trigramDocuments = snapshot.prepare<[string], { type: SearchKeyFamily; documents: number }>(
     "SELECT entity_type AS type, documents FROM search_trigrams WHERE trigram = ?",
   );
-  // The snapshot never changes while served, so each trigram's counts are read once (a statement
-  // costs ~3 µs, and a name has about ten trigrams); the cache starts again when full.
-  const trigramCache = new Map<string, Map<SearchKeyFamily, number>>();
-  const trigramCounts = (trigram: string): Map<SearchKeyFamily, number> => {
-    let counts = trigramCache.get(trigram);
-    if (counts === undefined) {
-      counts = new Map(trigramDocuments.all(trigram).map((row) => [row.type, row.documents]));
-      if (trigramCache.size >= TRIGRAM_CACHE_LIMIT) trigramCache.clear();
-      trigramCache.set(trigram, counts);
-    }
-    return counts;
-  };
   const handleIndex = snapshot.prepare<[string], string>("SELECT x_account_id FROM x_handle_index WHERE handle_hash = ?").pluck();
+  const xAccountEntry = entries.families.x_account;
+  const handleHit = xAccountEntry === undefined ? undefined : snapshot.prepare<[{ key: string }], Row<number>>(
+    `SELECT c.ord, ${entry(["x_account"])} FROM search_exact c WHERE c.key >= @key AND c.key <= @key AND c.entity_type = 'x_account'`).raw();
+  const trigrams = candidateTrigrams((trigram) => trigramDocuments.all(trigram));
 
   return {
     search(text, families, limit) {
-      const key = text.trim().toLowerCase();
-      const keyed = SEARCH_KEY_FAMILIES.filter((family) => families.has(family) && entries.families[family] !== undefined);
+      const trimmed = text.trim();
+      const at = trimmed.startsWith("@");
+      const query = fold(at ? trimmed.slice(1) : trimmed);
+      const keyed = (Object.keys(SEARCH_KEY_TABLES) as SearchKeyFamily[])
+        .filter((family) => families.has(family) && entries.families[family] !== undefined);
       // Entries in the order found, each once (an entry names its entity).
       const hits = new Set<string>();
       const add = (entry: string | null): boolean => {
@@ -129,53 +130,42 @@ export function createSearchIndex(
         if (entry !== null) hits.add(entry);
         return hits.size >= limit;
       };
-      const { handle } = entries;
-      let handleDone = !(families.has("x_account") && handle !== undefined && handleSearchKey !== undefined && HANDLE.test(key));
-      /** An exact handle ranks after exact keys and before prefixes. */
-      const addHandle = (): boolean => {
-        handleDone = true;
-        const id = handleIndex.get(handleSearchHash(handleSearchKey!, normaliseHandle(key)));
-        return id !== undefined && add(handle!(id));
-      };
-      let examined = 0;
-      if (keyed.length > 0) {
-        // U+10FFFF sorts after every continuation of `key` in SQLite's binary (UTF-8) order.
-        const range = { key, upper: key + "\u{10FFFF}" };
-        // A family gives an entity at most SEARCH_KEYS_PER_ENTITY keys, so the first `limit` entities
-        // found are among that many times `limit` rows: the limit's worth first, in one call (most
-        // ranges hold one key per entity), then the rest stepped one by one, so that no entry is
-        // made past the last entity needed. One more row than the candidate limit tells whether the
-        // range holds more than it.
-        const rows = Math.min(SEARCH_KEYS_PER_ENTITY * limit, candidateLimit + 1);
-        const first = Math.min(limit, rows);
-        let exactFirst = !handleDone;
-        /** Takes one row; true when the search is over. */
-        const take = (row: CandidateRow | string | null): boolean => {
-          if (++examined > candidateLimit) return true;
-          if (!exactFirst) return add(row as string | null);
-          const [exact, entry] = row as CandidateRow;
-          return (!exact && !handleDone && addHandle()) || add(entry);
-        };
-        const chunk = keyRange(keyed, exactFirst, first, 0).all(range);
-        for (const row of chunk) if (take(row)) return [...hits];
-        if (chunk.length === first && rows > first) {
-          exactFirst = !handleDone;
-          for (const row of keyRange(keyed, exactFirst, rows - first, first).iterate(range)) if (take(row)) return [...hits];
-        }
+      // Class 1, with an exact X handle in its place in the stored order.
+      const exactRows = query === "" || keyed.length === 0 ? [] : exact(keyed, limit).all({ key: query });
+      const rawKeyed = keyed.filter((family) => searchLayout[family].exactFrom?.some((key) => key.raw === true));
+      if (rawKeyed.length > 0) for (const row of exact(rawKeyed, limit).all({ key: `\u0001${trimmed}` })) _insertByOrd(exactRows, row);
+      const handle = at ? trimmed.slice(1) : trimmed;
+      if (families.has("x_account") && handleHit !== undefined && handleSearchKey !== undefined && HANDLE.test(handle)) {
+        const id = handleIndex.get(handleSearchHash(handleSearchKey, normaliseHandle(handle)));
+        const row = id === undefined ? undefined : handleHit.get({ key: fold(id) });
+        if (row !== undefined) _insertByOrd(exactRows, row);
       }
-      if (!handleDone && addHandle()) return [...hits];
-      // Fewer than three code units are fewer than three characters: no trigram (nor is there one
-      // in a text of more code units but fewer characters; _trigramDocuments counts characters).
-      if (key.length < SUBSTRING_MIN_CHARS) return [...hits];
-      const documents = _trigramDocuments(key, trigramCounts);
-      const matches: Record<string, string> = { query: key };
-      const searched = keyed.filter((family) => {
-        const match = _rarestTrigrams(documents, family);
-        if (match !== undefined) matches[`m_${family}`] = match;
-        return match !== undefined;
-      });
-      if (searched.length === 0) return [...hits];
-      for (const entry of substring(searched, candidateLimit - examined).iterate(matches)) {
+      for (const [, entry] of exactRows) if (add(entry)) return [...hits];
+      const named = keyed.filter((family) => searchLayout[family].name !== undefined || searchLayout[family].slug !== undefined);
+      if (named.length === 0 || query === "") return [...hits];
+
+      // Classes 2 and 3: entities holding the trigrams of ' ' + each query word (of the whole
+      // query when every word has one character: ' a b').
+      const words = foldedWords(query);
+      const wordTexts = words.map((word) => ` ${word}`);
+      const wordMatch = trigrams.match(words.some((word) => [...word].length > 1) ? wordTexts : [` ${query}`], named);
+      if (wordMatch !== undefined) {
+        const parameters: Record<string, string | number> = { ...wordMatch.parameters, q: query, n: [...query].length };
+        wordTexts.forEach((word, i) => (parameters[`w${i}`] = word));
+        const startsWith: Array<string | null> = [];
+        for (const [matchClass, entry] of prefixes(wordMatch.families, candidateLimit + hits.size, words.length).iterate(parameters)) {
+          if (matchClass === 3) startsWith.push(entry);
+          else if (add(entry)) return [...hits];
+        }
+        for (const entry of startsWith) if (add(entry)) return [...hits];
+      }
+
+      // Class 4, once the earlier classes leave room: entities holding the query's trigrams.
+      if ([...query].length < SUBSTRING_MIN_CHARS) return [...hits];
+      const substringMatch = trigrams.match([query], named);
+      if (substringMatch === undefined) return [...hits];
+      const parameters = { ...substringMatch.parameters, q: query };
+      for (const entry of substrings(substringMatch.families, candidateLimit + hits.size).iterate(parameters)) {
         if (add(entry)) break;
       }
       return [...hits];
@@ -183,78 +173,8 @@ export function createSearchIndex(
   };
 }
 
-/**
- * A statement per set of families (at most 2^7 - 1) and values of the other parameters (the
- * literals in its text), prepared on first use. Such values are few in practice (chunks of a
- * limit of 1-20; a substring budget is the candidate limit less the handful of keys the key-range
- * phase examined); the cache starts again when full.
- */
-function _statements<S, P extends Array<number | boolean>>(
-  prepare: (keyed: readonly SearchKeyFamily[], ...parameters: P) => S,
-): (keyed: readonly SearchKeyFamily[], ...parameters: P) => S {
-  const statements = new Map<string, S>();
-  return (keyed, ...parameters) => {
-    const name = `${keyed.join(" ")}:${parameters.join(":")}`;
-    let statement = statements.get(name);
-    if (statement === undefined) {
-      statement = prepare(keyed, ...parameters);
-      if (statements.size >= STATEMENT_CACHE_LIMIT) statements.clear();
-      statements.set(name, statement);
-    }
-    return statement;
-  };
-}
-
-/** Prepared search statements one search index keeps (each set of families, each budget seen). */
-const STATEMENT_CACHE_LIMIT = 512;
-
-/** Trigrams whose key counts one search index keeps in memory (a 1M-record snapshot holds about 20,000). */
-const TRIGRAM_CACHE_LIMIT = 50_000;
-
-/** A string holding a surrogate pair: its code units are not its characters. */
-const SURROGATE = /[\uD800-\uDFFF]/;
-
-/** For each distinct trigram (of characters) of `key`, how many keys of each family hold it. */
-function _trigramDocuments(
-  key: string,
-  lookup: (trigram: string) => Map<SearchKeyFamily, number>,
-): Map<string, Map<SearchKeyFamily, number>> {
-  // Without surrogates, each code unit is a character and a slice of the string is a trigram.
-  const chars = SURROGATE.test(key) ? [...key] : undefined;
-  const length = chars?.length ?? key.length;
-  const documents = new Map<string, Map<SearchKeyFamily, number>>();
-  for (let i = 0; i + SUBSTRING_MIN_CHARS <= length; i++) {
-    const trigram = chars === undefined ? key.slice(i, i + SUBSTRING_MIN_CHARS) : chars.slice(i, i + SUBSTRING_MIN_CHARS).join("");
-    if (documents.has(trigram)) continue;
-    const counts = lookup(trigram);
-    // A trigram in no key at all: no key contains the query, whatever the other trigrams.
-    if (counts.size === 0) return new Map([[trigram, counts]]);
-    documents.set(trigram, counts);
-  }
-  return documents;
-}
-
-/**
- * The FTS5 query for the two distinct trigrams of the query held by the fewest keys of `family`
- * (the earlier one in the query on a tie), or undefined when the query is too short for trigrams
- * or one of its trigrams occurs in no key of the family (then none of its keys contains the query).
- * FTS5 intersects their doclists before any key is read.
- */
-function _rarestTrigrams(documents: Map<string, Map<SearchKeyFamily, number>>, family: SearchKeyFamily): string | undefined {
-  let rarest: string | undefined;
-  let next: string | undefined;
-  let rarestCount = Infinity;
-  let nextCount = Infinity;
-  for (const [trigram, byFamily] of documents) {
-    const count = byFamily.get(family);
-    if (count === undefined) return undefined;
-    if (count < rarestCount) {
-      [next, nextCount, rarest, rarestCount] = [rarest, rarestCount, trigram, count];
-    } else if (count < nextCount) {
-      [next, nextCount] = [trigram, count];
-    }
-  }
-  if (rarest === undefined) return undefined;
-  const phrase = (trigram: string) => `"${trigram.replaceAll('"', '""')}"`;
-  return next === undefined ? phrase(rarest) : `${phrase(rarest)} AND ${phrase(next)}`;
+/** Inserts `row` into `rows` (ascending by ord) at its place by ord. */
+function _insertByOrd(rows: Array<Row<number>>, row: Row<number>): void {
+  const at = rows.findIndex(([ord]) => ord > row[0]);
+  rows.splice(at === -1 ? rows.length : at, 0, row);
 }

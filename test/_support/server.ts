@@ -40,7 +40,7 @@ export interface TestService {
   app: H3;
   meter: SqliteMeter;
   meterFile: string;
-  /** The served snapshot (fixtures/valid); swap it by renaming over `serving.file`. */
+  /** The served snapshot (fixtures/valid unless told otherwise); swap it by renaming over `serving.file`. */
   serving: Serving;
   /** The injected clock: set `clock.now` to move time for the app and the meter alike. */
   clock: { now: number };
@@ -53,15 +53,18 @@ export interface TestService {
   close(): void;
 }
 
-let compiled: Promise<string> | undefined;
+const compiled = new Map<string, Promise<string>>();
 
-/** fixtures/valid compiled once per test file (each file runs in its own worker). */
-export function fixtureSnapshot(): Promise<string> {
-  compiled ??= compileFixture("valid");
-  return compiled;
+/** fixtures/<name> (default valid) compiled once per test file (each file runs in its own worker). */
+export function fixtureSnapshot(name = "valid"): Promise<string> {
+  let snapshot = compiled.get(name);
+  if (snapshot === undefined) compiled.set(name, (snapshot = compileFixture(name)));
+  return snapshot;
 }
 
 export interface TestServiceOptions {
+  /** The fixtures/ folder served (default valid). */
+  fixture?: string;
   releaseTrendingProjects?: boolean;
   /** null serves without the compile secret (no handle search). */
   xSecret?: string | null;
@@ -72,7 +75,7 @@ export interface TestServiceOptions {
 }
 
 export async function createTestService(options: TestServiceOptions = {}): Promise<TestService> {
-  const snapshotFile = await fixtureSnapshot();
+  const snapshotFile = await fixtureSnapshot(options.fixture);
   const meterFile = join(testTempDir("cei-meter-"), "meter.db");
   const clock = { now: FIXTURE_NOW };
   const now = () => clock.now;

@@ -149,7 +149,7 @@ test("a compile that would empty a family is refused with what would change; --a
     `what would change in ${out}:`,
     "summary",
     "  events      4 removed",
-    "  manifest    6 entries changed",
+    "  manifest    7 entries changed",
     "warnings (1)",
     "  shrink: events: 4 → 0 records (−100%), more than 5%",
     `cei compile: 1 problem(s); ${out} was not written`,
@@ -159,7 +159,7 @@ test("a compile that would empty a family is refused with what would change; --a
   const accepted = await compile("--allow-shrink");
   expect(accepted.code).toBe(0);
   expect(accepted.stdout.split("\n").slice(1)).toEqual([
-    `against the earlier snapshot at ${out}:`, "summary", "  events      4 removed", "  manifest    6 entries changed",
+    `against the earlier snapshot at ${out}:`, "summary", "  events      4 removed", "  manifest    7 entries changed",
     "warnings (1)", "  shrink: events: 4 → 0 records (−100%), more than 5%", "",
   ]);
   expect((await compile()).stdout.split("\n").slice(1)).toEqual([`against the earlier snapshot at ${out}:`, "no differences", ""]);

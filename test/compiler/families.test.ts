@@ -7,7 +7,7 @@ import { SEARCH_KEY_FAMILIES } from "../../snapshot/search-keys.ts";
 import { familySpecs } from "../../snapshot/specs.ts";
 
 test("each search-key type of the snapshot contract has exactly one family", () => {
-  const types = families.flatMap((f) => (f.search === undefined ? [] : [f.search]));
+  const types = families.flatMap((f) => (f.search === undefined ? [] : [f.search.layout]));
   expect([...types].sort()).toEqual([...SEARCH_KEY_FAMILIES].sort());
 });
 

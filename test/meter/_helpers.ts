@@ -64,10 +64,11 @@ export function settleRequest(meter: Meter, key: KeyRecord, cost: number, reques
 }
 
 /** What the caller of a settled request was answered: its status and the balance it was told. */
-export function answerOf(settlement: Settlement<unknown>): { status: 200 | 402 | 403 | 429 | 500; credits_remaining: number } {
+export function answerOf(settlement: Settlement<unknown>): { status: 200 | 402 | 403 | 429 | 499 | 500; credits_remaining: number } {
   const { admission } = settlement;
   if (settlement.outcome === "refused") return { status: admission.result === "forbidden" ? 403 : 429, credits_remaining: admission.credits_remaining };
   if (settlement.outcome === "failed") return { status: 500, credits_remaining: admission.credits_remaining };
+  if (settlement.outcome === "abandoned") return { status: 499, credits_remaining: admission.credits_remaining };
   const { charge } = settlement;
   if (charge === undefined) return { status: settlement.value === "402" ? 402 : 200, credits_remaining: admission.credits_remaining };
   const status = charge.result === "charged" ? 200 : charge.result === "forbidden" ? 403 : 402;

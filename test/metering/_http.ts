@@ -5,6 +5,8 @@
 // meter as another process would (balances, ledger, rate windows).
 import { createApp } from "../../server/app.ts";
 import { startServer, type RunningServer } from "../../server/listen.ts";
+import type { Logger } from "../../server/log.ts";
+import type { Meter } from "../../server/meter/interface.ts";
 import { openKeyStore, openMeter } from "../../server/meter/open.ts";
 import type { KeyStore } from "../../server/meter/key-store.ts";
 import type { Scope, Tier } from "../../server/policy.ts";
@@ -64,7 +66,16 @@ export interface MeteredServer {
   close(): Promise<void>;
 }
 
-export async function startMeteredServer(options: { releaseTrendingProjects?: boolean; backend?: MeterBackend } = {}): Promise<MeteredServer> {
+export interface MeteredServerOptions {
+  releaseTrendingProjects?: boolean;
+  backend?: MeterBackend;
+  /** The app's request log. */
+  logger?: Logger;
+  /** What the app is given as its meter: the real one, or one that watches it. */
+  wrapMeter?: (meter: Meter) => Meter;
+}
+
+export async function startMeteredServer(options: MeteredServerOptions = {}): Promise<MeteredServer> {
   const backend = options.backend ?? "sqlite";
   const meterLocation = await newMeterLocation(backend);
   const clock = { now: FIXTURE_NOW };
@@ -72,7 +83,10 @@ export async function startMeteredServer(options: { releaseTrendingProjects?: bo
   const meter = await openMeter(meterLocation, { now, synchronous: "NORMAL" });
   const keys = await openKeyStore(meterLocation, { mustExist: false, now });
   const serving = await Serving.open(await fixtureSnapshot(), { now, log: () => undefined, xSecret: FIXTURE_X_SECRET });
-  const app = createApp({ serving, meter, now, releaseTrendingProjects: options.releaseTrendingProjects, checkResponses: true });
+  const app = createApp({
+    serving, meter: options.wrapMeter?.(meter) ?? meter, now, releaseTrendingProjects: options.releaseTrendingProjects, checkResponses: true,
+    ...(options.logger === undefined ? {} : { logger: options.logger }),
+  });
   // These tests send up to 75 requests at once from one address: the per-address connection cap
   // is not their subject (test/server/address-limits.test.ts is), so it is set above that.
   const running: RunningServer = await startServer(app, { port: 0, host: "127.0.0.1", maxConnectionsPerAddress: 1_000 });

@@ -17,7 +17,7 @@ export interface Load {
   lost(): Promise<void>;
 }
 
-export function startLoad(url: string, key: string, concurrency: number, pauseAfterErrorMs = 20): Load {
+export function startLoad(url: string, key: string, concurrency: number, pauseAfterErrorMs = 20, paths: readonly string[] = PATHS): Load {
   const client = keepAliveClient(url, concurrency);
   const answers: Answer[] = [];
   const waiters: Array<{ status: number; left: number; resolve: () => void }> = [];
@@ -26,7 +26,7 @@ export function startLoad(url: string, key: string, concurrency: number, pauseAf
     for (let i = index; !stopped; i += concurrency) {
       let answer: Answer;
       try {
-        answer = await client.get(PATHS[i % PATHS.length]!, key);
+        answer = await client.get(paths[i % paths.length]!, key);
       } catch (error) {
         const code = `${(error as NodeJS.ErrnoException).code} ${(error as Error).message}`;
         if (CONNECTION_LOST.test(code)) return true;

@@ -1,14 +1,17 @@
 // PostgreSQL restarted under load: two `cei serve` readers keep running while their meter's server
 // stops (fast shutdown: open transactions rolled back) and starts again. While it is down every
-// metered request is answered 500 INTERNAL_ERROR and nothing is charged; once it is back, both
-// readers answer 200 again by themselves, without a restart. Afterwards the ledger holds exactly
-// one charge per 200 and none for a 500. This file runs a PostgreSQL of its own, since it stops it.
+// metered request is answered 500 INTERNAL_ERROR and nothing is charged, each reader's /readyz is
+// 503 `meter_unavailable` (decision 40) and its metrics count the failures; once it is back, both
+// readers answer 200 again by themselves, without a restart, and /readyz is 200. Afterwards the
+// ledger holds exactly one charge per 200 and none for a 500. This file runs a PostgreSQL of its
+// own, since it stops it.
 import { afterAll, beforeAll, expect, inject, it } from "vitest";
 import { openKeyStore } from "../../server/meter/open.ts";
 import { startPostgres, type TestPostgres } from "../_support/postgres.ts";
-import { fixtureSnapshot, viewMeter } from "./_http.ts";
+import { compileSample, SAMPLE_PATHS } from "../_support/fixtures.ts";
+import { viewMeter } from "./_http.ts";
 import { startLoad } from "./_load.ts";
-import { startCeiServe } from "../_support/processes.ts";
+import { metricsUrlOf, scrapeSample, startCeiServe } from "../_support/processes.ts";
 
 const CREDITS = 1_000_000;
 const CONCURRENCY = 8;
@@ -25,15 +28,34 @@ it("while PostgreSQL is down the readers answer 500 and charge nothing; after it
   const keys = await openKeyStore(meter, { mustExist: false });
   const key = await keys.create({ tier: "internal", credits: CREDITS }, Date.now());
   await keys.close();
-  const snapshot = await fixtureSnapshot();
-  const readers = await Promise.all([startCeiServe(snapshot, meter), startCeiServe(snapshot, meter)]);
-  const loads = readers.map((reader) => startLoad(reader.url, key.key, CONCURRENCY));
+  // Fresh on the real clock, which the child processes read: /readyz is then 200 while the meter is up.
+  const snapshot = await compileSample(new Date());
+  const readers = await Promise.all([0, 1].map(() => startCeiServe(snapshot, meter, ["--metrics-port", "0"])));
+  const loads = readers.map((reader) => startLoad(reader.url, key.key, CONCURRENCY, 20, SAMPLE_PATHS));
+  const readiness = () => Promise.all(readers.map(async (reader) => {
+    const res = await fetch(`${reader.url}/readyz`);
+    return { status: res.status, body: await res.json() as { status: string; reason?: string } };
+  }));
+  const meterMetrics = () => Promise.all(readers.map(async (reader) => ({
+    unreachable: await scrapeSample(metricsUrlOf(reader), 'cei_meter_errors_total{kind="unreachable"}'),
+    batches: await scrapeSample(metricsUrlOf(reader), "cei_meter_batch_jobs_count"),
+  })));
   try {
     await Promise.all(loads.map((load) => load.next(200, 20)));
+    expect((await readiness()).map((r) => r.status)).toEqual([200, 200]);
+    const before = await meterMetrics();
+    for (const reader of before) expect(reader).toMatchObject({ unreachable: 0, batches: expect.any(Number) });
+    for (const reader of before) expect(reader.batches).toBeGreaterThan(0);
     await postgres.stop();
     await Promise.all(loads.map((load) => load.next(500, 10)));
+    const down = await readiness();
+    expect(down.map((r) => [r.status, r.body.status, r.body.reason])).toEqual([[503, "not_ready", "meter_unavailable"], [503, "not_ready", "meter_unavailable"]]);
+    for (const reader of await meterMetrics()) expect(reader.unreachable).toBeGreaterThanOrEqual(10);
     await postgres.start();
     await Promise.all(loads.map((load) => load.next(200, 20)));
+    expect((await readiness()).map((r) => r.status)).toEqual([200, 200]);
+    const after = await meterMetrics();
+    after.forEach((reader, index) => expect(reader.batches).toBeGreaterThan(before[index]!.batches));
   } finally {
     await Promise.all(loads.map((load) => load.stop()));
     await Promise.all(readers.map((reader) => reader.stop("SIGTERM")));

@@ -1,6 +1,9 @@
 // GET /healthz and GET /readyz (decision 19): no key, never metered, no-store, a request id, the
-// serving snapshot named; readiness gives each precomputed snapshot's as_of and fresh_until.
+// serving snapshot named; readiness gives each precomputed snapshot's as_of and fresh_until, and
+// is 503 with the reason while the meter cannot be reached or every bounded snapshot is stale
+// (decision 40).
 // Also the stale warnings of `cei serve`, logged before and when a loaded snapshot goes stale.
+import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readManifest } from "../../compiler/manifest.ts";
 import { createApp, SNAPSHOT_HEADER } from "../../server/app.ts";
@@ -78,13 +81,68 @@ describe("GET /readyz", () => {
     }
   });
 
+  it("503 with the same body and snapshot_stale once every bounded precomputed snapshot is stale; 200 while one is fresh", async () => {
+    const snapshots = manifest.snapshots as Record<string, string | null>;
+    const freshUntil = Object.entries(snapshots)
+      .filter(([name, asOf]) => asOf !== null && Object.hasOwn(freshnessBounds, name))
+      .map(([name, asOf]) => Date.parse(asOf!) + (freshnessBounds as Record<string, number>)[name]!);
+    const saved = service.clock.now;
+    try {
+      service.clock.now = Math.max(...freshUntil);
+      const lastFresh = await service.call("GET", "/readyz", { key: null });
+      expect(lastFresh.status).toBe(200);
+      expect(Object.values(lastFresh.body.precomputed as Record<string, { fresh: boolean }>).filter((p) => p.fresh).length).toBeGreaterThan(1);
+      service.clock.now += 1;
+      const stale = await service.call("GET", "/readyz", { key: null });
+      expect(stale.status).toBe(503);
+      expectPublicHeaders(stale.headers);
+      expect(stale.body).toEqual({ ...lastFresh.body, status: "not_ready", reason: "snapshot_stale", precomputed: expect.any(Object) });
+      // Only stock rankings, which have no bound, still answer.
+      const stillFresh = Object.entries(stale.body.precomputed as Record<string, { fresh: boolean }>).filter(([, p]) => p.fresh).map(([name]) => name);
+      expect(stillFresh).toEqual(["stock_rankings"]);
+    } finally {
+      service.clock.now = saved;
+    }
+    expect((await service.call("GET", "/readyz", { key: null })).status).toBe(200);
+  });
+
+  it("503 meter_unavailable while the meter file stays locked, 200 again once it is free", async () => {
+    const { key } = service.newKey();
+    const holder = new Database(service.meterFile);
+    holder.prepare("BEGIN IMMEDIATE").run();
+    const silenced = console.error;
+    console.error = () => undefined;
+    try {
+      // Readiness learns it from a request that waited out the meter's bound.
+      expect((await service.call("GET", "/v1/projects/aurora-swap", { key })).status).toBe(500);
+      const res = await service.call("GET", "/readyz", { key: null });
+      expect(res.status).toBe(503);
+      expectPublicHeaders(res.headers);
+      expect(res.body).toMatchObject({ status: "not_ready", reason: "meter_unavailable", snapshot: manifest.content_hash });
+      expect(Object.keys(res.body.precomputed as object).sort()).toEqual(["fund_rankings", "market", "stock_rankings", "trending_live", "trending_projects"]);
+    } finally {
+      console.error = silenced;
+      holder.prepare("ROLLBACK").run();
+      holder.close();
+    }
+    // Within about a second (the probe's interval) the free file is seen.
+    const deadline = Date.now() + 5_000;
+    let status = 503;
+    while (status === 503 && Date.now() < deadline) {
+      status = (await service.call("GET", "/readyz", { key: null })).status;
+      if (status === 503) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(status).toBe(200);
+    expect((await service.call("GET", "/v1/projects/aurora-swap", { key })).status).toBe(200);
+  });
+
   it("503 once no snapshot is served (shutting down)", async () => {
     const serving = await Serving.open(await fixtureSnapshot(), { now: () => service.clock.now, log: () => undefined });
     const app = createApp({ serving, meter: service.meter, now: () => service.clock.now });
     serving.close();
     const res = await app.request("/readyz");
     expect(res.status).toBe(503);
-    expect(await res.json()).toEqual({ status: "not_ready" });
+    expect(await res.json()).toEqual({ status: "not_ready", reason: "shutting_down" });
     expect(res.headers.get("cache-control")).toBe("no-store");
     expect(res.headers.get("x-service-request-id")).toMatch(REQUEST_ID);
     expect((await app.request("/healthz")).status).toBe(200);

@@ -12,12 +12,12 @@ export const events = defineFamily({
     tables: {
       s_events: {
         line: "INTEGER", id: "TEXT", slug: "TEXT", name: "TEXT", event_type: "TEXT", start_date: "TEXT", end_date: "TEXT",
-        city: "TEXT", country: "TEXT", website_url: "TEXT", dates_validated: "INTEGER", hidden: "INTEGER", deleted: "INTEGER",
+        city: "TEXT", country: "TEXT", website_url: "TEXT", dates_validated: "INTEGER", hidden: "INTEGER", deleted: "INTEGER", prominence: "INTEGER",
       },
     },
     rows(r, line, to) {
       to("s_events").push(line, r.id, r.slug, r.name, r.event_type, r.start_date, r.end_date, r.city, r.country, nullable(r.website_url),
-        bit(r.dates_validated), bit(r.hidden), bit(r.deleted));
+        bit(r.dates_validated), bit(r.hidden), bit(r.deleted), nullable(r.prominence));
     },
     indexSql: [
       "CREATE INDEX s_events_id ON s_events (id);",
@@ -36,6 +36,6 @@ export const events = defineFamily({
     event_dates_not_validated: "(SELECT count(*) FROM s_events WHERE hidden = 0 AND deleted = 0 AND dates_validated = 0)",
   }),
   output: "INSERT INTO events SELECT id, slug, name, event_type, start_date, end_date, city, country, website_url FROM k_events ORDER BY id;",
-  search: "event",
+  search: { layout: "event", curated: { table: "k_events", id: "id" } },
   diff: "events",
 });

@@ -1,6 +1,6 @@
 // In-person Web3 events: only events whose dates a curator validated are served.
 import { z } from "zod";
-import { date, entityId, field, internalFields, nullableField, slug, snakeCase, text, url, visibilityFields } from "../source-fields.ts";
+import { date, entityId, field, internalFields, nullableField, slug, snakeCase, text, url, searchFields, visibilityFields } from "../source-fields.ts";
 
 export const eventSource = z
   .strictObject({
@@ -15,6 +15,7 @@ export const eventSource = z
     website_url: nullableField(url, "The event's website. Written."),
     dates_validated: z.boolean().describe("Only events whose dates a curator validated (`true`) are served. Not written."),
     ...visibilityFields,
+    ...searchFields,
     description: z.string().optional().describe("Accepted and never written: any string."),
     tags: z.array(z.string()).optional().describe("Accepted and never written: an array of strings."),
     relationships: z.unknown().optional().describe("Accepted and never written: any JSON value."),

@@ -2,7 +2,7 @@
 import { snapshotCaps } from "../../policy.ts";
 import { defineFamily } from "../define.ts";
 import { duplicate, visibilityCounts } from "../_sql.ts";
-import { bit } from "../_values.ts";
+import { bit, nullable } from "../_values.ts";
 import { fundSource } from "./source.ts";
 
 export const funds = defineFamily({
@@ -13,11 +13,11 @@ export const funds = defineFamily({
     tables: {
       s_funds: {
         line: "INTEGER", id: "TEXT", slug: "TEXT", name: "TEXT", fund_type: "TEXT", score: "NUMERIC",
-        score_updated_at: "DATETIME", hidden: "INTEGER", deleted: "INTEGER",
+        score_updated_at: "DATETIME", hidden: "INTEGER", deleted: "INTEGER", prominence: "INTEGER",
       },
     },
     rows(r, line, to) {
-      to("s_funds").push(line, r.id, r.slug, r.name, r.fund_type, r.score, r.score_updated_at, bit(r.hidden), bit(r.deleted));
+      to("s_funds").push(line, r.id, r.slug, r.name, r.fund_type, r.score, r.score_updated_at, bit(r.hidden), bit(r.deleted), nullable(r.prominence));
     },
     indexSql: [
       "CREATE INDEX s_funds_id ON s_funds (id);",
@@ -35,7 +35,7 @@ CREATE TABLE kept.k_funds AS SELECT * FROM s_funds WHERE hidden = 0 AND deleted 
 CREATE INDEX kept.k_funds_id ON k_funds (id);`,
   exclusions: () => visibilityCounts("s_funds"),
   output: "INSERT INTO funds SELECT id, slug, name, fund_type FROM k_funds ORDER BY id;",
-  search: "fund",
+  search: { layout: "fund", curated: { table: "k_funds", id: "id" } },
   diff: "funds",
   rankings: {
     fund_rankings: {

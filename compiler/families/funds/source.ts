@@ -1,6 +1,6 @@
 // Funds: identity, fund type and the score that ranks them.
 import { z } from "zod";
-import { dateTime, entityId, field, internalFields, slug, text, visibilityFields } from "../source-fields.ts";
+import { dateTime, entityId, field, internalFields, slug, text, searchFields, visibilityFields } from "../source-fields.ts";
 
 export const fundTypes = ["vc", "angel", "accelerator", "launchpad", "cvc", "family-office"] as const;
 
@@ -13,6 +13,7 @@ export const fundSource = z
     score: z.number().describe("A number that ranks funds in the fund rankings (highest first). Not written."),
     score_updated_at: field(dateTime, "When the score was last computed: rankings older than 30 days are not served; counts toward the reference time. Not written."),
     ...visibilityFields,
+    ...searchFields,
     description: z.string().optional().describe("Accepted and never written: any string."),
     website: z.string().optional().describe("Accepted and never written: any string (not checked as a URL)."),
     socials: z.unknown().optional().describe("Accepted and never written: any JSON value."),

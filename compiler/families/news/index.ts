@@ -1,7 +1,7 @@
 // News: curated stories and the entities they name (projects, tokens, people, funds).
 import { defineFamily } from "../define.ts";
 import { duplicate, intoProblems, visibilityCounts } from "../_sql.ts";
-import { bit, list } from "../_values.ts";
+import { bit, list, nullable } from "../_values.ts";
 import { newsSource } from "./source.ts";
 
 export const news = defineFamily({
@@ -12,12 +12,12 @@ export const news = defineFamily({
     tables: {
       s_news: {
         line: "INTEGER", id: "TEXT", title: "TEXT", summary: "TEXT", published_at: "DATETIME", sentiment: "TEXT",
-        language: "TEXT", curated: "INTEGER", hidden: "INTEGER", deleted: "INTEGER",
+        language: "TEXT", curated: "INTEGER", hidden: "INTEGER", deleted: "INTEGER", prominence: "INTEGER",
       },
       s_news_entities: { news_line: "INTEGER", idx: "INTEGER", type: "TEXT", id: "TEXT" },
     },
     rows(r, line, to) {
-      to("s_news").push(line, r.id, r.title, r.summary, r.published_at, r.sentiment, r.language, bit(r.curated), bit(r.hidden), bit(r.deleted));
+      to("s_news").push(line, r.id, r.title, r.summary, r.published_at, r.sentiment, r.language, bit(r.curated), bit(r.hidden), bit(r.deleted), nullable(r.prominence));
       list(r.entities).forEach((e, i) => to("s_news_entities").push(line, i, e.type, e.id));
     },
     indexSql: [
@@ -51,6 +51,6 @@ INSERT INTO news_entities
   WHERE slug IS NOT NULL
   ORDER BY news_id, idx;
 `,
-  search: "news",
+  search: { layout: "news", curated: { table: "k_news", id: "id" } },
   diff: "news",
 });

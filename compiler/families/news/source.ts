@@ -1,6 +1,6 @@
 // News stories: only explicitly curated stories reach the snapshot.
 import { z } from "zod";
-import { dateTime, entityId, field, internalFields, prose, snakeCase, text } from "../source-fields.ts";
+import { dateTime, entityId, field, internalFields, prose, searchFields, snakeCase, text } from "../source-fields.ts";
 
 export const storyIdPattern = /^story:[0-9a-f]{8}-[0-9a-f]{4}-[1-5][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -34,6 +34,7 @@ export const newsSource = z
       .describe("An array (at most 50) of the entities the story is about, each `{type: project|token|person|fund, id}`. Default `[]`."),
     hidden: z.boolean().default(false).describe("`true` keeps the story out of the snapshot. Default `false`."),
     deleted: z.boolean().default(false).describe("`true` marks the story deleted: it never reaches the snapshot. Default `false`."),
+    ...searchFields,
     url: z.string().optional().describe("Accepted and never written: any string (not checked as a URL)."),
     publisher: z.unknown().optional().describe("Accepted and never written: any JSON value."),
     body: z.string().optional().describe("Accepted and never written: any string."),

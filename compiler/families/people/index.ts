@@ -14,14 +14,14 @@ export const people = defineFamily({
   schema: personSource,
   staging: {
     tables: {
-      s_people: { line: "INTEGER", id: "TEXT", slug: "TEXT", full_name: "TEXT", hidden: "INTEGER", deleted: "INTEGER" },
+      s_people: { line: "INTEGER", id: "TEXT", slug: "TEXT", full_name: "TEXT", hidden: "INTEGER", deleted: "INTEGER", prominence: "INTEGER" },
       s_investments: {
         person_line: "INTEGER", idx: "INTEGER", project_id: "TEXT", round_id: "TEXT", invested_at: "DATETIME", verified: "INTEGER",
       },
       s_roles: { person_line: "INTEGER", idx: "INTEGER", project_id: "TEXT", is_current: "INTEGER", started_at: "TEXT" },
     },
     rows(r, line, to) {
-      to("s_people").push(line, r.id, r.slug, r.full_name, bit(r.hidden), bit(r.deleted));
+      to("s_people").push(line, r.id, r.slug, r.full_name, bit(r.hidden), bit(r.deleted), nullable(r.prominence));
       list(r.investments).forEach((v, i) => to("s_investments").push(line, i, v.project_id, nullable(v.round_id), v.invested_at, bit(v.verified)));
       list(r.roles).forEach((v, i) => to("s_roles").push(line, i, v.project_id, bit(v.is_current), nullable(v.started_at)));
     },
@@ -79,6 +79,6 @@ INSERT INTO person_investments SELECT person_id, position, project_id
 INSERT INTO person_roles SELECT person_id, position, project_id, is_current
   FROM k_roles WHERE position <= ${cap} ORDER BY person_id, position;
 `,
-  search: "person",
+  search: { layout: "person", curated: { table: "k_people", id: "id" } },
   diff: "people",
 });

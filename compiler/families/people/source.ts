@@ -1,6 +1,6 @@
 // People: identity, verified investments (project and, optionally, the round) and roles.
 import { z } from "zod";
-import { date, dateTime, entityId, field, internalFields, nullableField, slug, text, visibilityFields } from "../source-fields.ts";
+import { date, dateTime, entityId, field, internalFields, nullableField, slug, text, searchFields, visibilityFields } from "../source-fields.ts";
 
 export const investmentSource = z
   .strictObject({
@@ -31,6 +31,7 @@ export const personSource = z
     slug: field(slug, "The person's slug, in `/v1/people/{slug}`. Unique in people.jsonl. Written, and searched."),
     full_name: field(text(200), "The person's full name. Written, and searched."),
     ...visibilityFields,
+    ...searchFields,
     bio: z.string().optional().describe("Accepted and never written: any string."),
     socials: z.unknown().optional().describe("Accepted and never written: any JSON value."),
     ...internalFields,

@@ -1,6 +1,6 @@
 // Projects: identity, reviewed features, verified events and funding rounds, the daily TVL series
 // with its mapping, and trend observations; named by tokens, people, news, X accounts and trending.
-import { snapshotCaps } from "../../policy.ts";
+import { prominenceScores, snapshotCaps } from "../../policy.ts";
 import { defineFamily } from "../define.ts";
 import { projectSource } from "./source.ts";
 import { projectChecks, projectEligibility, projectExclusions, projectObservations, projectOutput } from "./sql.ts";
@@ -17,7 +17,12 @@ export const projects = defineFamily({
   eligibility: projectEligibility,
   exclusions: () => projectExclusions,
   output: projectOutput,
-  search: "project",
+  search: {
+    layout: "project",
+    curated: { table: "k_projects", id: "id" },
+    signals: [`SELECT project_id, ${prominenceScores.tvl("tvl_usd")} FROM project_tvl`],
+    appearances: ["SELECT project_id FROM trending_projects"],
+  },
   diff: "projects",
   rankings: {
     trending_projects: {

@@ -2,7 +2,7 @@
 // series with its mapping, and trend observations.
 import { z } from "zod";
 import {
-  date, dateTime, entityId, field, internalFields, nonNegative, nullableField, reviewState, slug, snakeCase, text, url, visibilityFields,
+  date, dateTime, entityId, field, internalFields, nonNegative, nullableField, reviewState, slug, snakeCase, text, url, searchFields, visibilityFields,
 } from "../source-fields.ts";
 
 export const hotTiers = ["viral", "hot", "rising", "early", "watch"] as const;
@@ -106,6 +106,7 @@ export const projectSource = z
     ),
     name: field(text(200), "The project's name. Written, and searched."),
     ...visibilityFields,
+    ...searchFields,
     description: z.string().optional().describe("Accepted and never written: any string."),
     links: z.array(z.unknown()).optional().describe("Accepted and never written: an array of any values (not an object)."),
     status: z.string().optional().describe("Accepted and never written: any string."),

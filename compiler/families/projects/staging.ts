@@ -7,7 +7,7 @@ type Table = "s_projects" | "s_features" | "s_pevents" | "s_rounds" | "s_round_i
 
 export const projectStaging: Staging<Table> = {
   tables: {
-    s_projects: { line: "INTEGER", id: "TEXT", slug: "TEXT", name: "TEXT", hidden: "INTEGER", deleted: "INTEGER" },
+    s_projects: { line: "INTEGER", id: "TEXT", slug: "TEXT", name: "TEXT", hidden: "INTEGER", deleted: "INTEGER", prominence: "INTEGER" },
     s_features: {
       project_line: "INTEGER", idx: "INTEGER", feature_id: "TEXT", feature_name: "TEXT", display_name: "TEXT",
       category: "TEXT", status: "TEXT", primary_url: "TEXT", docs_url: "TEXT", app_url: "TEXT", chain_ids: "TEXT",
@@ -25,7 +25,7 @@ export const projectStaging: Staging<Table> = {
     s_trend_observations: { project_line: "INTEGER", idx: "INTEGER", observed_at: "DATETIME", hot_tier: "TEXT", score: "NUMERIC" },
   },
   rows(r, line, to) {
-    to("s_projects").push(line, r.id, r.slug, r.name, bit(r.hidden), bit(r.deleted));
+    to("s_projects").push(line, r.id, r.slug, r.name, bit(r.hidden), bit(r.deleted), nullable(r.prominence));
     list(r.features).forEach((f, i) =>
       to("s_features").push(line, i, f.feature_id, f.feature_name, f.display_name, f.category, f.status,
         nullable(f.primary_url), nullable(f.docs_url), nullable(f.app_url), JSON.stringify(f.chain_ids ?? []),

@@ -2,7 +2,7 @@
 import { snapshotCaps } from "../../policy.ts";
 import { defineFamily } from "../define.ts";
 import { duplicate, visibilityCounts } from "../_sql.ts";
-import { bit } from "../_values.ts";
+import { bit, nullable } from "../_values.ts";
 import { stockSource } from "./source.ts";
 
 export const stocks = defineFamily({
@@ -13,12 +13,12 @@ export const stocks = defineFamily({
     tables: {
       s_stocks: {
         line: "INTEGER", id: "TEXT", slug: "TEXT", name: "TEXT", ticker: "TEXT", exchange: "TEXT", region: "TEXT",
-        crypto_angle: "TEXT", ipo_date: "TEXT", is_pre_ipo: "INTEGER", hidden: "INTEGER", deleted: "INTEGER",
+        crypto_angle: "TEXT", ipo_date: "TEXT", is_pre_ipo: "INTEGER", hidden: "INTEGER", deleted: "INTEGER", prominence: "INTEGER",
       },
     },
     rows(r, line, to) {
       to("s_stocks").push(line, r.id, r.slug, r.name, r.ticker, r.exchange, r.region, r.crypto_angle, r.ipo_date, bit(r.is_pre_ipo),
-        bit(r.hidden), bit(r.deleted));
+        bit(r.hidden), bit(r.deleted), nullable(r.prominence));
     },
     indexSql: [
       "CREATE INDEX s_stocks_id ON s_stocks (id);",
@@ -32,7 +32,7 @@ export const stocks = defineFamily({
   eligibility: () => "\nCREATE TABLE kept.k_stocks AS SELECT * FROM s_stocks WHERE hidden = 0 AND deleted = 0;",
   exclusions: () => visibilityCounts("s_stocks"),
   output: "INSERT INTO stocks SELECT id, slug, name, ticker, exchange, region, crypto_angle, ipo_date, is_pre_ipo FROM k_stocks ORDER BY id;",
-  search: "stock",
+  search: { layout: "stock", curated: { table: "k_stocks", id: "id" } },
   diff: "stocks",
   rankings: {
     stock_rankings: {

@@ -1,6 +1,6 @@
 // Stocks: listed (or about to list) companies with a crypto angle, ranked by IPO date.
 import { z } from "zod";
-import { date, entityId, field, internalFields, slug, text, visibilityFields } from "../source-fields.ts";
+import { date, entityId, field, internalFields, slug, text, searchFields, visibilityFields } from "../source-fields.ts";
 
 export const stockRegions = ["us", "hk", "kr", "jp", "tw", "uk", "au", "br"] as const;
 export const cryptoAngles = [
@@ -23,6 +23,7 @@ export const stockSource = z
     ipo_date: field(date, "The date of the IPO (expected, for a pre-IPO company): ranks the stocks, most recent first. Written."),
     is_pre_ipo: z.boolean().describe("Whether the company has yet to list. Written."),
     ...visibilityFields,
+    ...searchFields,
     score: z.number().optional().describe("Accepted and never written: a number."),
     native_name: z.string().optional().describe("Accepted and never written: any string."),
     currency: z.string().optional().describe("Accepted and never written: any string."),

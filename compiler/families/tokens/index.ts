@@ -1,6 +1,7 @@
 // Tokens: identity, the market observation that places a token in the top-200 universe, and
 // tokenomics whose every field carries its own verification time and confidence; named by news
 // entities and trending entries.
+import { prominenceScores } from "../../policy.ts";
 import { defineFamily } from "../define.ts";
 import { tokenSource } from "./source.ts";
 import { tokenChecks, tokenEligibility, tokenExclusions, tokenObservations, tokenOutput } from "./sql.ts";
@@ -18,7 +19,11 @@ export const tokens = defineFamily({
   eligibility: tokenEligibility,
   exclusions: () => tokenExclusions,
   output: tokenOutput,
-  search: "token",
+  search: {
+    layout: "token",
+    curated: { table: "k_tokens", id: "id" },
+    signals: [`SELECT token_id, ${prominenceScores.market("position")} FROM market_assets`],
+  },
   diff: "tokens",
   rankings: tokenRankings,
   stale: {

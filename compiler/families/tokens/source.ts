@@ -1,7 +1,7 @@
 // Tokens: identity, the market observation that places a token in the top-200 universe,
 // and tokenomics whose every field carries its own verification time and confidence.
 import { z } from "zod";
-import { dateTime, entityId, field, internalFields, nonNegative, nullableField, slug, snakeCase, text, visibilityFields } from "../source-fields.ts";
+import { dateTime, entityId, field, internalFields, nonNegative, nullableField, slug, snakeCase, text, searchFields, visibilityFields } from "../source-fields.ts";
 
 export const marketObservationSource = z.strictObject({
   observed_at: field(dateTime, "When the market data was observed: served only while less than 6 hours old; counts toward the reference time. Not written."),
@@ -98,6 +98,7 @@ export const tokenSource = z
       "Marks the token whose price heads the market snapshot: `btc` or `eth`, at most one token each. Not written.",
     ),
     ...visibilityFields,
+    ...searchFields,
     description: z.string().optional().describe("Accepted and never written: any string."),
     ...internalFields,
     market: nullableField(marketObservationSource, "The token's latest market observation: places the token in the top-200 universe."),

@@ -11,7 +11,7 @@ export const tokenStaging: Staging<Table> = {
       line: "INTEGER", id: "TEXT", slug: "TEXT", symbol: "TEXT", name: "TEXT", project_id: "TEXT", benchmark: "TEXT",
       hidden: "INTEGER", deleted: "INTEGER", observed_at: "DATETIME", rank: "NUMERIC", price_usd: "NUMERIC",
       market_cap_usd: "NUMERIC", volume_24h_usd: "NUMERIC", change_24h_pct: "NUMERIC", change_7d_pct: "NUMERIC",
-      market_eligible: "INTEGER",
+      market_eligible: "INTEGER", prominence: "INTEGER",
     },
     s_tokenomics_fields: { token_line: "INTEGER", field: "TEXT", verified_at: "DATETIME", confidence: "NUMERIC", model_type: "TEXT" },
     s_allocations: { token_line: "INTEGER", idx: "INTEGER", bucket: "TEXT", percent_supply: "NUMERIC", amount_native: "NUMERIC" },
@@ -25,7 +25,7 @@ export const tokenStaging: Staging<Table> = {
     const m = r.market as Json | null;
     to("s_tokens").push(line, r.id, r.slug, r.symbol, r.name, nullable(r.project_id), nullable(r.benchmark), bit(r.hidden), bit(r.deleted),
       nullable(m?.observed_at), nullable(m?.rank), nullable(m?.price_usd), nullable(m?.market_cap_usd), nullable(m?.volume_24h_usd),
-      nullable(m?.change_24h_pct), nullable(m?.change_7d_pct), m === null ? 1 : bit(m.market_eligible));
+      nullable(m?.change_24h_pct), nullable(m?.change_7d_pct), m === null ? 1 : bit(m.market_eligible), nullable(r.prominence));
     const t = r.tokenomics as Record<string, Json | undefined> | null;
     if (t === null) return;
     for (const field of ["model_type", "allocations", "vesting_schedules", "utilities"] as const) {

@@ -12,12 +12,12 @@ export const xAccounts = defineFamily({
   staging: {
     tables: {
       s_x: {
-        line: "INTEGER", xid: "TEXT", handle_hash: "TEXT", linked_type: "TEXT", linked_id: "TEXT", hidden: "INTEGER", deleted: "INTEGER",
+        line: "INTEGER", xid: "TEXT", handle_hash: "TEXT", linked_type: "TEXT", linked_id: "TEXT", hidden: "INTEGER", deleted: "INTEGER", prominence: "INTEGER",
       },
     },
     rows(r, line, to, xid, handleHash) {
       const linked = r.linked_entity as Json | null;
-      to("s_x").push(line, xid, handleHash, nullable(linked?.type), nullable(linked?.id), bit(r.hidden), bit(r.deleted));
+      to("s_x").push(line, xid, handleHash, nullable(linked?.type), nullable(linked?.id), bit(r.hidden), bit(r.deleted), nullable(r.prominence));
     },
     indexSql: "CREATE INDEX s_x_id ON s_x (xid);",
   },
@@ -47,5 +47,6 @@ CREATE INDEX kept.k_x_id ON k_x (xid);`,
 INSERT INTO x_accounts SELECT xid, linked_type, linked_id FROM k_x ORDER BY xid;
 INSERT INTO x_handle_index SELECT handle_hash, xid FROM k_x ORDER BY handle_hash;
 `,
+  search: { layout: "x_account", curated: { table: "k_x", id: "xid" } },
   diff: "x_accounts",
 });

@@ -1,6 +1,6 @@
 // X accounts: the handle is read to derive an opaque id and a search hash, and never written.
 import { z } from "zod";
-import { entityId, field, internalFields, nullableField, visibilityFields } from "../source-fields.ts";
+import { entityId, field, internalFields, nullableField, searchFields, visibilityFields } from "../source-fields.ts";
 
 export const xHandle = z
   .string()
@@ -19,6 +19,7 @@ export const xAccountSource = z
       "The project or person the account belongs to, `{type: project|person, id}`. Written.",
     ),
     ...visibilityFields,
+    ...searchFields,
     profile_url: z.string().optional().describe("Accepted and never written: any string (not checked as a URL)."),
     display_name: z.string().optional().describe("Accepted and never written: any string."),
     bio: z.string().optional().describe("Accepted and never written: any string."),

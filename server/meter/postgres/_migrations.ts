@@ -295,8 +295,34 @@ const MIGRATION_LOCK = 0x0ce1_0001;
  * Brings the database up to the latest version in one transaction that first takes a
  * transaction-scoped advisory lock, so that several readers starting at once apply each migration
  * exactly once (the others wait, then find nothing left to do). Returns the versions before and after.
+ * A database already at the latest version is only read, so a role without DDL rights (a reader's,
+ * docs/operations.md "PostgreSQL roles") starts; one that must migrate and cannot is told how.
  */
 export async function applyPostgresMigrations(pool: pg.Pool, appliedAt: string): Promise<{ from: number; to: number }> {
+  const applied = await _appliedVersion(pool);
+  if (applied === LATEST_POSTGRES_SCHEMA_VERSION) return { from: applied, to: applied };
+  try {
+    return await _migrate(pool, appliedAt);
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== INSUFFICIENT_PRIVILEGE) throw error;
+    throw new Error(
+      `meter database schema version ${applied ?? 0} is older than this build's (${LATEST_POSTGRES_SCHEMA_VERSION}), ` +
+        `and this role may not migrate it (${(error as Error).message}): run \`cei keys migrate\` with the migration role's URL first`,
+    );
+  }
+}
+
+const INSUFFICIENT_PRIVILEGE = "42501";
+
+/** The applied version, read without DDL; undefined before the first migration. */
+async function _appliedVersion(pool: pg.Pool): Promise<number | undefined> {
+  const { rows: [table] } = await pool.query<{ present: boolean }>("SELECT to_regclass('schema_migrations') IS NOT NULL AS present");
+  if (table?.present !== true) return undefined;
+  const { rows: [applied] } = await pool.query<{ version: number | null }>("SELECT max(version) AS version FROM schema_migrations");
+  return applied?.version ?? undefined;
+}
+
+function _migrate(pool: pg.Pool, appliedAt: string): Promise<{ from: number; to: number }> {
   return inTransaction(pool, async (client) => {
     await client.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
     await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (

@@ -19,8 +19,10 @@ import { admissionOf, peekWindow, windowStartOf, type StoredWindow } from "../_w
 import { keyAt, keyRecordOf } from "../lifecycle.ts";
 import {
   METER_WAIT_LIMIT_MS, MeterBusyError,
-  type Admission, type Charge, type ChargeRequest, type Decision, type KeyRecord, type KeyState, type Meter, type MeterStatus, type MeterWarn, type Settlement, type SettleRequest,
+  type Admission, type Charge, type ChargeRequest, type Decision, type KeyRecord, type KeyState, type Meter, type MeterObserver, type MeterStatus, type MeterWarn,
+  type Settlement, type SettleRequest,
 } from "../interface.ts";
+import { isUnreachable, Reachability } from "../reachability.ts";
 import { TurnBatches } from "./_batches.ts";
 import { applyPostgresMigrations } from "./_migrations.ts";
 import { createPool } from "./pool.ts";
@@ -38,9 +40,14 @@ interface StatusRow { balance: number | null; win_start: number | null; win_coun
 /** A key whose rows another transaction holds: asked again after a pause. */
 const BUSY = "busy";
 type Busy = typeof BUSY;
+/** A charge not sent: the request's client had gone (decision 39). */
+const ABANDONED = "abandoned";
+type Abandoned = typeof ABANDONED;
 /** Pauses between tries of a busy key, growing to the last. */
 const BUSY_PAUSES_MS = [1, 2, 5, 10, 20, 50];
 
+/** Readiness's probe, when no statement has said for a second whether the database answers. */
+const PROBE = { name: "cei_probe", text: "SELECT 1" };
 /** Keys by their own secret, or by a secret a reroll replaced (with the end of its grace). */
 const LOOKUP = {
   name: "cei_lookup_lifecycle",
@@ -72,32 +79,67 @@ export class PostgresMeter implements Meter {
   readonly #now: () => number;
   readonly #lookups: TurnBatches<string, KeyRecord | undefined>;
   readonly #admits: TurnBatches<AdmitRequest, Admission | Busy>;
-  readonly #charges: TurnBatches<ChargeRequest, Charge | Busy>;
+  readonly #charges: TurnBatches<ChargeRequest, Charge | Busy | Abandoned>;
   readonly #statuses: TurnBatches<string, StatusRow | undefined>;
+  readonly #observer: MeterObserver | undefined;
+  readonly #reachability: Reachability;
   /** Active keys by the secret as sent (no sha256 for a known secret); see findKey. */
   readonly #keyCache = new Map<string, KeyRecord>();
 
   /** Connects and applies any migration not yet applied (safe when several readers start at once). */
-  static async open(url: string, options: { now?: () => number; warn?: MeterWarn | undefined } = {}): Promise<PostgresMeter> {
+  static async open(url: string, options: { now?: () => number; warn?: MeterWarn | undefined; observer?: MeterObserver | undefined } = {}): Promise<PostgresMeter> {
     const now = options.now ?? Date.now;
     const warn = options.warn;
-    const pool = createPool(url, undefined, warn === undefined ? undefined : (error) => warn("meter_connection_lost", `cei meter: a PostgreSQL connection closed: ${error.message}`, error));
+    const pool = createPool(
+      url, undefined,
+      warn === undefined ? undefined : (error) => warn("meter_connection_lost", `cei meter: a PostgreSQL connection closed: ${error.message}`, error),
+      warn === undefined ? undefined : (message) => warn("meter_tls_mode", `cei meter: ${message}`),
+    );
     try {
       await applyPostgresMigrations(pool, new Date(now()).toISOString());
     } catch (error) {
       await pool.end();
       throw error;
     }
-    return new PostgresMeter(pool, now);
+    return new PostgresMeter(pool, now, options.observer);
   }
 
-  private constructor(pool: pg.Pool, now: () => number) {
+  private constructor(pool: pg.Pool, now: () => number, observer: MeterObserver | undefined) {
     this.#pool = pool;
     this.#now = now;
-    this.#lookups = new TurnBatches((hashes) => this.#lookup(hashes), IN_FLIGHT_PER_KIND);
-    this.#admits = new TurnBatches((keys) => this.#admit(keys), IN_FLIGHT_PER_KIND);
-    this.#charges = new TurnBatches((requests) => this.#charge(requests), IN_FLIGHT_PER_KIND);
-    this.#statuses = new TurnBatches((keyIds) => this.#status(keyIds), IN_FLIGHT_PER_KIND);
+    this.#observer = observer;
+    this.#reachability = new Reachability(async () => void await pool.query(PROBE), { probeWhileReachable: true });
+    this.#lookups = this.#batches((hashes) => this.#lookup(hashes), false);
+    this.#admits = this.#batches((keys) => this.#admit(keys), true);
+    this.#charges = this.#batches((requests) => this.#charge(requests), true);
+    this.#statuses = this.#batches((keyIds) => this.#status(keyIds), false);
+  }
+
+  /**
+   * Batches of one kind; each statement's outcome tells the metrics (admissions and charges are the
+   * meter's transactions, timed as round trips; every request of a failed batch is one failure)
+   * and readiness (a statement that came back shows the database reachable; a lost connection not).
+   */
+  #batches<In, Out>(run: (inputs: In[]) => Promise<Out[]>, timed: boolean): TurnBatches<In, Out> {
+    return new TurnBatches(async (inputs) => {
+      const started = performance.now();
+      let outputs: Out[];
+      try {
+        outputs = await run(inputs);
+      } catch (error) {
+        const unreachable = isUnreachable(error);
+        if (unreachable) this.#reachability.failed();
+        for (let i = 0; i < inputs.length; i++) this.#observer?.failed(unreachable ? "unreachable" : "failed");
+        throw error;
+      }
+      this.#reachability.succeeded();
+      if (timed) this.#observer?.batch(inputs.length, (performance.now() - started) / 1000);
+      return outputs;
+    }, IN_FLIGHT_PER_KIND);
+  }
+
+  reachable(): Promise<boolean> {
+    return this.#reachability.reachable();
   }
 
   /**
@@ -135,10 +177,10 @@ export class PostgresMeter implements Meter {
    * requests of its turn): the operation never runs inside a PostgreSQL transaction, and the charge
    * checks the key and the balance again, as they stand then.
    */
-  async settle<T>({ key, operation, requestId, work }: SettleRequest<T>): Promise<Settlement<T>> {
+  async settle<T>({ key, operation, requestId, work, abandoned }: SettleRequest<T>): Promise<Settlement<T>> {
     const deadline = performance.now() + METER_WAIT_LIMIT_MS;
     const scope = operation === null ? null : operationPolicy[operation].scope;
-    const admission = await _untilFree(deadline, () => this.#admits.submit({ key, scope }));
+    const admission = await this.#untilFree(deadline, () => this.#admits.submit({ key, scope }));
     if (admission.result === "unknown") this.#forget(key);
     if (admission.result !== "admitted") return { outcome: "refused", admission };
     let decision: Decision<T>;
@@ -149,8 +191,26 @@ export class PostgresMeter implements Meter {
     }
     const { value, cost } = decision;
     // Only the work of a matched route charges (an unmatched request's work is free).
-    const charge = cost === 0 ? undefined : await _untilFree(deadline, () => this.#charges.submit({ key, operation: operation!, cost, requestId }));
+    const charge = cost === 0 ? undefined : await this.#untilFree(deadline, () => this.#charges.submit({ key, operation: operation!, cost, requestId, abandoned }));
+    if (charge === ABANDONED) return { outcome: "abandoned", admission };
     return { outcome: "answered", admission, value, charge };
+  }
+
+  /**
+   * `ask` until its answer is not busy, pausing between tries; MeterBusyError (nothing written for
+   * this request, counted as busy) once the request's deadline has passed.
+   */
+  async #untilFree<T>(deadline: number, ask: () => Promise<T | Busy>): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      const answer = await ask();
+      if (answer !== BUSY) return answer;
+      const pause = BUSY_PAUSES_MS[Math.min(attempt, BUSY_PAUSES_MS.length - 1)]!;
+      if (performance.now() + pause > deadline) {
+        this.#observer?.failed("busy");
+        throw new MeterBusyError(`another transaction held the key's rows in the PostgreSQL meter for ${METER_WAIT_LIMIT_MS} ms`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, pause));
+    }
   }
 
   /** Waits for the batches in flight, then closes every connection. */
@@ -206,14 +266,25 @@ export class PostgresMeter implements Meter {
     return admissions;
   }
 
-  async #charge(requests: ChargeRequest[]): Promise<Array<Charge | Busy>> {
-    const order = _byKeyId(requests.map((request) => request.key.id));
+  /**
+   * The charges of a batch, each request's client asked first whether it is still there (decision
+   * 39): one that has gone is not sent. This is the last moment before the commit that a reader
+   * can ask; a client that goes while the statement is out is charged (docs/operations.md).
+   */
+  async #charge(requests: ChargeRequest[]): Promise<Array<Charge | Busy | Abandoned>> {
+    const charges: Array<Charge | Busy | Abandoned> = [];
+    const live: number[] = [];
+    requests.forEach((request, index) => {
+      if (request.abandoned?.() === true) charges[index] = ABANDONED;
+      else live.push(index);
+    });
+    if (live.length === 0) return charges;
+    const order = _byKeyId(live.map((index) => requests[index]!.key.id)).map((position) => live[position]!);
     const sorted = order.map((i) => requests[i]!);
     const { rows } = await this.#pool.query<ChargeRow>({
       ...CHARGE,
       values: [sorted.map((r) => r.key.id), sorted.map((r) => r.cost), sorted.map((r) => r.operation), sorted.map((r) => r.requestId), new Date(this.#now()).toISOString()],
     });
-    const charges: Array<Charge | Busy> = [];
     order.forEach((index, position) => {
       const row = rows[position]!;
       charges[index] = row.outcome === BUSY ? BUSY : { result: row.outcome, credits_remaining: row.balance ?? 0 };
@@ -222,19 +293,6 @@ export class PostgresMeter implements Meter {
   }
 }
 
-/**
- * `ask` until its answer is not busy, pausing between tries; MeterBusyError (nothing written for
- * this request) once the request's deadline has passed.
- */
-async function _untilFree<T>(deadline: number, ask: () => Promise<T | Busy>): Promise<T> {
-  for (let attempt = 0; ; attempt++) {
-    const answer = await ask();
-    if (answer !== BUSY) return answer;
-    const pause = BUSY_PAUSES_MS[Math.min(attempt, BUSY_PAUSES_MS.length - 1)]!;
-    if (performance.now() + pause > deadline) throw new MeterBusyError(`another transaction held the key's rows in the PostgreSQL meter for ${METER_WAIT_LIMIT_MS} ms`);
-    await new Promise((resolve) => setTimeout(resolve, pause));
-  }
-}
 
 /** Indexes of `ids` in key-id order: every batch locks rows in the same order as every other. */
 function _byKeyId(ids: string[]): number[] {

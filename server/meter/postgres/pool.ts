@@ -1,7 +1,27 @@
 // The connection pool of a PostgreSQL meter: small, bounded waits, and bigint columns read as
 // JavaScript numbers (credits and window starts are safe integers, far below 2^53).
+import { createRequire } from "node:module";
 import pg from "pg";
 import { METER_WAIT_LIMIT_MS } from "../interface.ts";
+
+type PgPass = (connection: { host: string; port: string; database: string; user: string }, found: (password: string | undefined) => void) => void;
+/**
+ * libpq's password file (PGPASSFILE, else ~/.pgpass), read by the pgpass module that pg itself
+ * depends on. pg reads it too, but prints a deprecation warning when it does, which would be the
+ * one line on stderr that is not JSON; asked here, as pg advises, it prints nothing.
+ */
+const pgpass = createRequire(createRequire(import.meta.url).resolve("pg"))("pgpass") as PgPass;
+
+/** The password of a URL that names none, from the password file; pg asks only when the server wants one. */
+function _passwordFile(url: string): (() => Promise<string>) | undefined {
+  const parsed = new URL(url);
+  if (parsed.password !== "" || process.env.PGPASSWORD !== undefined) return undefined;
+  const connection = {
+    host: parsed.hostname || "localhost", port: parsed.port || "5432",
+    database: decodeURIComponent(parsed.pathname.slice(1)) || decodeURIComponent(parsed.username), user: decodeURIComponent(parsed.username),
+  };
+  return () => new Promise((resolve) => pgpass(connection, (password) => resolve(password ?? "")));
+}
 
 const INT8_OID = 20;
 /** Enough for a lookup, an admission and a charge batch in flight at once, plus a status read. */
@@ -18,9 +38,13 @@ const parseInt8 = (value: string): number => {
  * long on the server: a statement cancelled there is rolled back, so a request answered 500 after
  * the wait has written nothing (a timeout on the client alone could not promise that).
  */
-export function createPool(url: string, max = POOL_SIZE, onConnectionLost?: (error: Error) => void): pg.Pool {
+export function createPool(url: string, max = POOL_SIZE, onConnectionLost?: (error: Error) => void, onTlsMode?: (message: string) => void): pg.Pool {
+  const tls = explicitTlsMode(url);
+  if (tls.note !== undefined) (onTlsMode ?? ((message) => process.stderr.write(`cei meter: ${message}\n`)))(tls.note);
+  const password = _passwordFile(url);
   const pool = new pg.Pool({
-    connectionString: url,
+    connectionString: tls.url,
+    ...(password === undefined ? {} : { password }),
     max,
     connectionTimeoutMillis: METER_WAIT_LIMIT_MS,
     statement_timeout: METER_WAIT_LIMIT_MS,
@@ -52,4 +76,29 @@ export async function inTransaction<T>(pool: pg.Pool, use: (client: pg.PoolClien
   } finally {
     client.release(broken);
   }
+}
+
+const VERIFIED_AS_FULL = new Set(["prefer", "require", "verify-ca"]);
+
+/**
+ * pg (8.x) verifies `sslmode=prefer`, `require` and `verify-ca` as `verify-full` (the server's
+ * certificate chain and host name), unlike libpq, and prints a deprecation warning saying so,
+ * which would be a line on stderr that is not JSON. The URL is given to pg with the mode it
+ * applies anyway, `verify-full`, and the note says so once; `uselibpqcompat=true` (libpq's
+ * meaning: `require` encrypts without verifying) is passed as it is. docs/operations.md, "TLS".
+ */
+export function explicitTlsMode(url: string): { url: string; note?: string } {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return { url };
+  }
+  const mode = parsed.searchParams.get("sslmode");
+  if (mode === null || !VERIFIED_AS_FULL.has(mode) || parsed.searchParams.get("uselibpqcompat") === "true") return { url };
+  parsed.searchParams.set("sslmode", "verify-full");
+  return {
+    url: parsed.toString(),
+    note: `sslmode=${mode} is verified as sslmode=verify-full: the server's certificate must chain to a trusted CA (the system's, or sslrootcert=<file>) and name the host; write sslmode=verify-full to say so, or uselibpqcompat=true&sslmode=${mode} for libpq's meaning`,
+  };
 }

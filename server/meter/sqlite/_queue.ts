@@ -38,6 +38,8 @@ export class WriteQueue {
   readonly #batch: (jobs: Job[]) => Outcome[];
   readonly #observer: MeterObserver | undefined;
   #pending: Job[] = [];
+  /** The first #ripe pending jobs have had a poll phase since they were queued (see #ripen). */
+  #ripe = 0;
   #scheduled = false;
   #retryMs = FIRST_RETRY_MS;
   #retryTimer: NodeJS.Timeout | undefined;
@@ -92,7 +94,7 @@ export class WriteQueue {
       });
       if (!this.#scheduled && this.#retryTimer === undefined) {
         this.#scheduled = true;
-        setImmediate(this.#flush);
+        setImmediate(this.#ripen);
       }
     });
   }
@@ -101,16 +103,40 @@ export class WriteQueue {
   drain(): void {
     clearTimeout(this.#retryTimer);
     this.#retryTimer = undefined;
+    this.#ripe = this.#pending.length;
     this.#flush();
     for (const job of this.#pending.splice(0)) this.#reject(job, new MeterBusyError());
   }
 
+  /**
+   * A job runs only after a poll phase of the event loop has passed since it was queued: that phase
+   * reads what the clients sent meanwhile, a close included, which a socket cannot show sooner (a
+   * request's bytes and its client's FIN are read in separate turns). So a request whose client
+   * had closed before the request was even read (a reader stopped, then resumed) is seen gone before
+   * its charge commits (decision 39). Here, in a check phase, the jobs queued so far are marked; the
+   * next check phase, after the next poll, runs them.
+   */
+  readonly #ripen = (): void => {
+    this.#ripe = this.#pending.length;
+    setImmediate(this.#flush);
+  };
+
   readonly #flush = (): void => {
     this.#scheduled = false;
     this.#retryTimer = undefined;
-    const batch = this.#pending;
-    if (batch.length === 0) return;
-    this.#pending = [];
+    const batch = this.#pending.splice(0, this.#ripe);
+    this.#ripe = 0;
+    if (batch.length > 0 && !this.#run(batch)) return;
+    // Jobs queued since the batch was marked are ripe at the next check phase: a poll comes first.
+    if (this.#pending.length > 0 && this.#retryTimer === undefined && !this.#scheduled) {
+      this.#scheduled = true;
+      this.#ripe = this.#pending.length;
+      setImmediate(this.#flush);
+    }
+  };
+
+  /** Runs a batch; false when the file was locked and the batch waits for a retry from a timer. */
+  #run(batch: Job[]): boolean {
     let outcomes: Outcome[];
     const started = performance.now();
     try {
@@ -118,10 +144,10 @@ export class WriteQueue {
     } catch (error) {
       if (!_isBusy(error)) {
         for (const job of batch) this.#reject(job, error);
-        return;
+        return true;
       }
       this.#retryLater(batch);
-      return;
+      return false;
     }
     this.#observer?.batch(batch.length, (performance.now() - started) / 1000);
     this.#retryMs = FIRST_RETRY_MS;
@@ -130,7 +156,8 @@ export class WriteQueue {
       if (outcome.ok) job.resolve(outcome.value as never);
       else this.#reject(job, outcome.error);
     });
-  };
+    return true;
+  }
 
   #reject(job: Job, error: unknown): void {
     this.#observer?.failed(error instanceof MeterBusyError ? "busy" : "failed");
@@ -145,6 +172,8 @@ export class WriteQueue {
       return false;
     });
     this.#pending = [...waiting, ...this.#pending];
+    // A batch waiting for the lock is retried whole, with whatever came in before the retry.
+    this.#ripe = this.#pending.length;
     if (this.#pending.length === 0 || !this.#db.open) return;
     this.#retryTimer = setTimeout(this.#flush, this.#retryMs);
     this.#retryMs = Math.min(MAX_RETRY_MS, this.#retryMs * 2);

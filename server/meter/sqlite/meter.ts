@@ -11,6 +11,7 @@ import { MeterStatements, RECORD_CHARGES_MAX, type KeyLookupRow } from "./_state
 import { SqliteRefills } from "./_refill.ts";
 import { hashSecret } from "../secret.ts";
 import { WriteQueue } from "./_queue.ts";
+import { Reachability } from "../reachability.ts";
 import { admissionOf, peekWindow, windowStartOf } from "../_windows.ts";
 import { effectiveState, keyAt, keyRecordOf, parseRefillEvery } from "../lifecycle.ts";
 import type {
@@ -25,6 +26,7 @@ export class SqliteMeter implements Meter {
   readonly #refills: SqliteRefills;
   readonly #writes: WriteQueue;
   readonly #close: () => void;
+  readonly #reachability: Reachability;
   /**
    * Keys by the secret as sent, valid while no other connection has committed (see findKey): a
    * request with a known secret costs no sha256. The secrets held are those of requests
@@ -50,8 +52,29 @@ export class SqliteMeter implements Meter {
     });
     this.#sql = new MeterStatements(db, RATE_WINDOW_MS);
     this.#refills = new SqliteRefills(db);
-    this.#writes = new WriteQueue(db, options.observer);
+    // A local file is unreachable only when a transaction failed or waited out its bound: then, and
+    // only then, taking the write lock (and letting it go) says whether it is free again.
+    const reachability = new Reachability(async () => {
+      db.prepare("BEGIN IMMEDIATE").run();
+      db.prepare("ROLLBACK").run();
+    }, { probeWhileReachable: false });
+    this.#reachability = reachability;
+    const observer = options.observer;
+    this.#writes = new WriteQueue(db, {
+      batch: (jobs, seconds) => {
+        reachability.succeeded();
+        observer?.batch(jobs, seconds);
+      },
+      failed: (kind) => {
+        reachability.failed();
+        observer?.failed(kind);
+      },
+    });
     this.#close = () => db.close();
+  }
+
+  reachable(): Promise<boolean> {
+    return this.#reachability.reachable();
   }
 
   /**
@@ -157,6 +180,9 @@ export class SqliteMeter implements Meter {
       const { value, cost } = decision;
       if (cost === 0) return { outcome: "answered", admission, value, charge: undefined };
       if (cost > credits) return { outcome: "answered", admission, value, charge: { result: "insufficient_credits", credits_remaining: credits } };
+      // Decision 39: asked inside the transaction that would commit the charge, so a client gone
+      // by now is neither charged nor answered.
+      if (request.abandoned?.() === true) return { outcome: "abandoned", admission };
       credits -= cost;
       charged.push({ request, cost });
       return { outcome: "answered", admission, value, charge: { result: "charged", credits_remaining: credits } };
