@@ -38,6 +38,7 @@ function _requests(db: Database.Database): WorkloadRequest[] {
   const symbols = spread("SELECT symbol FROM tokens ORDER BY id", 3);
   const fullNames = spread("SELECT full_name FROM people WHERE is_search_candidate = 1 ORDER BY id", 3);
   const days = spread("SELECT day FROM trending_days WHERE day <> 'live' ORDER BY day", 2);
+  const unlockTokens = spread("SELECT DISTINCT token_id FROM token_unlock_plans ORDER BY token_id");
   const search = (q: string, types?: string[]): WorkloadRequest => ({
     operation: "search_entities", method: "POST", path: "/v1/search", body: JSON.stringify(types === undefined ? { q } : { q, types }),
   });
@@ -60,6 +61,14 @@ function _requests(db: Database.Database): WorkloadRequest[] {
     ...detail("get_news", spread("SELECT id FROM news ORDER BY id"), "story:00000000-0000-4000-8000-00000000000", (id) => `/v1/news/${id}`),
     ...detail("get_x_account", spread("SELECT id FROM x_accounts ORDER BY id"), "xa_nosuchaccount", (id) => `/v1/x-accounts/${id}`),
     ...detail("get_event", spread("SELECT slug FROM events ORDER BY id"), "no-such-event-", (slug) => `/v1/events/${slug}`),
+    ...detail("get_token", spread("SELECT id FROM tokens ORDER BY id"), "tok_missing_", (id) => `/v1/tokens/${id}`),
+    ...detail("get_token_unlocks", unlockTokens, "tok_missing_", (id) => `/v1/tokens/${id}/unlocks`),
+    ...unlockTokens.slice(0, 2).map((id) => get("get_token_unlocks", `/v1/tokens/${encodeURIComponent(id)}/unlocks?days=365&limit=5`)),
+    ...detail("get_narrative", spread("SELECT slug FROM narratives ORDER BY id"), "no-such-narrative-", (slug) => `/v1/narratives/${slug}`),
+    ...detail("get_fund", spread("SELECT slug FROM funds ORDER BY id"), "no-such-fund-", (slug) => `/v1/funds/${slug}`),
+    ...detail("get_stock_news", spread("SELECT slug FROM stocks ORDER BY id"), "no-such-stock-", (slug) => `/v1/stocks/${slug}/news`),
+    get("list_narratives", "/v1/narratives"),
+    get("list_narratives", "/v1/narratives?limit=10"),
     get("list_market_top_movers", "/v1/markets/top-movers"),
     get("list_market_top_movers", "/v1/markets/top-movers?period=7d&limit=5"),
     get("get_market_snapshot", "/v1/markets/snapshot"),

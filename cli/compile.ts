@@ -10,6 +10,8 @@ import { stopCompilerWorkers } from "../compiler/workers.ts";
 import { SHRINK_LIMIT } from "../compiler/shrink.ts";
 import type { SnapshotDiff } from "../snapshot/diff.ts";
 import { summariseDiff } from "../snapshot/text.ts";
+import { publishedOf, publishedText } from "../snapshot/published.ts";
+import { isOffered, operationIds } from "../server/policy.ts";
 
 interface CompileFlags {
   source: string;
@@ -162,6 +164,9 @@ export function registerCompile(program: Command): void {
       for (const warning of result.warnings) process.stderr.write(`warning: ${warning}\n`);
       const reference = `${result.referenceTime.toISOString()} (${flags.asOf === undefined ? "the newest observation in the sources" : "--as-of"})`;
       process.stdout.write(`compiled ${flags.out} (content_hash ${String(result.manifest.content_hash)}, reference time ${reference})\n`);
+      process.stdout.write(publishedText(publishedOf(result.manifest)));
+      const notOffered = operationIds.filter((operation) => !isOffered(operation, result.manifest.curated as Record<string, number>));
+      if (notOffered.length > 0) process.stdout.write(`not offered (no curated record feeds them; they answer 404 as an unknown route): ${notOffered.join(", ")}\n`);
       process.stdout.write(changesText(flags.out, result.changes));
     });
 }

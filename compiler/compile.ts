@@ -6,9 +6,10 @@ import { closeSync, existsSync, fsyncSync, openSync, renameSync, rmSync, statSyn
 import { dirname, join } from "node:path";
 import Database from "better-sqlite3";
 import { crossRecordChecks } from "./checks.ts";
+import { curatedCounts, notPublishedCounts } from "./curated.ts";
 import { eligibilitySql, exclusionCountsQuery, exclusionRecord } from "./eligibility.ts";
 import { contentHash, manifestEntries, writeManifest } from "./manifest.ts";
-import { entityOutputSql } from "./output.ts";
+import { entityOutputSql, registerFamilyFunctions } from "./output.ts";
 import { MAX_PROBLEMS_PER_KIND, problemKind, problemReport, problemsKept, type KeptProblem, type ProblemSummary } from "./problem-report.ts";
 import { readSources, stagingThreads } from "./read-sources.ts";
 import { derivedReferenceTime, futureObservationChecks } from "./reference-time.ts";
@@ -177,6 +178,7 @@ export async function compileSnapshot(options: CompileOptions): Promise<CompileR
     try {
       out = openScratch(tmpPath);
       registerSearchFunctions(out);
+      registerFamilyFunctions(out);
       out.exec(snapshotTables);
       for (const s of staging) attach(out, s.name, s.path);
       attach(out, "kept", keptPath);
@@ -271,7 +273,7 @@ async function buildSnapshot(out: Database.Database, options: BuildOptions): Pro
     // After the trending snapshots: their appearances are a prominence signal (decision 29).
     out.exec(searchIndexSql);
     progress?.("search index built");
-    const entries = manifestEntries(out, { excluded });
+    const entries = manifestEntries(out, { excluded, curated: curatedCounts(out), notPublished: notPublishedCounts(out, options.staging.map((s) => s.name)) });
     out.exec("COMMIT");
     const stale = staleSnapshotProblems(out, compiledAt, excluded);
     return { entries: { ...entries, reference_time: compiledAt.toISOString() }, referenceTime: compiledAt, stale };

@@ -1,5 +1,6 @@
 // Turns zod issues into short curator-facing messages: `path: message`.
 import type { z } from "zod";
+import { shown, shownKind, shownValue } from "./families/value-messages.ts";
 
 type Issue = z.core.$ZodIssue;
 type PathKey = PropertyKey;
@@ -26,18 +27,34 @@ const typeNames: Record<string, string> = {
   boolean: "boolean",
 };
 
-function sizeMessage(issue: Issue & { origin?: string }, bound: string, limit: number | bigint, inclusive: boolean): string {
+function sizeMessage(issue: Issue & { origin?: string }, bound: string, limit: number | bigint, inclusive: boolean, input: unknown): string {
   const n = Number(limit);
   switch (issue.origin) {
-    case "string":
-      return bound === ">=" ? (n === 1 ? "expected a non-empty string" : `expected at least ${n} characters`) : `expected at most ${n} characters`;
-    case "array":
-      return bound === ">=" ? `expected at least ${n} items` : `expected at most ${n} items`;
+    case "string": {
+      // Lengths count UTF-16 code units, as the rule does (docs/source-format.md).
+      const length = typeof input === "string" ? input.length : undefined;
+      if (bound === ">=" && n === 1) return "expected a non-empty string";
+      const expected = bound === ">=" ? `expected at least ${n} characters` : `expected at most ${n} characters`;
+      return length === undefined ? expected : `${expected}, not ${length}: ${shown(input as string)}`;
+    }
+    case "array": {
+      const items = `${n} item${n === 1 ? "" : "s"}`;
+      const expected = bound === ">=" ? `expected at least ${items}` : `expected at most ${items}`;
+      return Array.isArray(input) ? `${expected}, not ${input.length}` : expected;
+    }
     default: {
       const op = inclusive ? bound : bound[0];
-      return `expected a number ${op} ${n}`;
+      return `expected a number ${op} ${n}${typeof input === "number" ? `, not ${input}` : ""}`;
     }
   }
+}
+
+/** `expected one of: a, b` and the value given, with the listed value it differs from only in case. */
+function oneOfMessage(values: readonly unknown[], input: unknown): string {
+  const listed = `expected one of: ${values.map(String).join(", ")}`;
+  if (input === undefined) return listed;
+  const sameLetters = typeof input === "string" ? values.find((v) => typeof v === "string" && v.toLowerCase() === input.toLowerCase()) : undefined;
+  return `${listed}; not ${shownValue(input)}${sameLetters === undefined ? "" : `: did you mean ${JSON.stringify(sameLetters)}?`}`;
 }
 
 function describe(issue: Issue, input: unknown): string {
@@ -45,28 +62,33 @@ function describe(issue: Issue, input: unknown): string {
   if (input === undefined && (issue.code === "invalid_type" || issue.code === "invalid_value" || issue.code === "invalid_union")) return "required";
   switch (issue.code) {
     case "invalid_type":
-      return `expected ${article(typeNames[issue.expected] ?? issue.expected)}`;
+      // A schema's own message says more (a chain id given as a number says how to write it).
+      if (!issue.message.startsWith("Invalid input")) return issue.message;
+      if (issue.expected === "int" && typeof input === "number") return `expected an integer, not ${input}`;
+      return `expected ${article(typeNames[issue.expected] ?? issue.expected)}, not ${shownKind(input)}`;
     case "too_small":
-      return sizeMessage(issue, ">=", issue.minimum, issue.inclusive ?? true);
+      return sizeMessage(issue, ">=", issue.minimum, issue.inclusive ?? true, input);
     case "too_big":
-      return sizeMessage(issue, "<=", issue.maximum, issue.inclusive ?? true);
+      return sizeMessage(issue, "<=", issue.maximum, issue.inclusive ?? true, input);
     case "invalid_value":
       return issue.values.length === 1
-        ? `expected ${JSON.stringify(issue.values[0])}`
-        : `expected one of: ${issue.values.map(String).join(", ")}`;
+        ? `expected ${JSON.stringify(issue.values[0])}, not ${shownValue(input)}`
+        : oneOfMessage(issue.values, input);
     case "invalid_union": {
       const options = (issue as { options?: unknown[] }).options;
-      if (Array.isArray(options)) return `expected one of: ${options.map(String).join(", ")}`;
+      if (Array.isArray(options)) return oneOfMessage(options, input);
       const branches = issue.errors.map((branch) => branch[0]).filter((b) => b !== undefined);
-      if (branches.length === 0) return "invalid value";
-      return branches.map((b, i) => (i === 0 ? describe(b, input) : describe(b, input).replace(/^expected /, ""))).join(" or ");
+      if (branches.length === 0) return `invalid value ${shownValue(input)}`;
+      // Each branch's expectation, then what was given, once: the last branch's reason names it.
+      const expectations = branches.map((b) => describe(b, input).replace(/^expected /, "").replace(/(?:, not |: |; not ).*$/, ""));
+      return `expected ${expectations.join(" or ")}, not ${shownValue(input)}`;
     }
     case "invalid_format":
     case "custom":
       // Our own messages say what is wrong; zod's defaults ("Invalid ...") only what was expected.
-      return !issue.message.startsWith("Invalid") ? issue.message : `expected ${issue.code === "invalid_format" ? issue.format : "a valid value"}`;
+      return !issue.message.startsWith("Invalid") ? issue.message : `expected ${issue.code === "invalid_format" ? issue.format : "a valid value"}, not ${shownValue(input)}`;
     case "not_multiple_of":
-      return `expected a multiple of ${String(issue.divisor)}`;
+      return `expected a multiple of ${String(issue.divisor)}, not ${shownValue(input)}`;
     default:
       return issue.message;
   }

@@ -21,6 +21,10 @@ export function dataTables(db: Database.Database): string[] {
 
 export interface ManifestInput {
   excluded: Record<string, Record<string, number>>;
+  /** What the sources curate, by name (curated.ts): 0 means an operation fed by it is not offered (decision 28). */
+  curated: Record<string, number>;
+  /** Per family, the accepted fields dropped as never written, with the records carrying each (curated.ts). */
+  notPublished: Record<string, Record<string, number>>;
 }
 
 /** Every manifest entry except content_hash and reference_time, read while the data transaction is open. */
@@ -37,6 +41,8 @@ export function manifestEntries(db: Database.Database, input: ManifestInput): Re
     snapshots,
     row_counts: rowCounts,
     excluded: input.excluded,
+    curated: input.curated,
+    not_published: input.notPublished,
   };
 }
 

@@ -15,6 +15,7 @@ export const eligibilityThresholds = {
   tvlMaxAge: freshnessBounds.project_tvl,
   trendObservationMaxAge: freshnessBounds.trending_projects,
   liveTrendingSignalMaxAge: freshnessBounds.trending_live,
+  narrativeSignalMaxAge: freshnessBounds.narrative_rankings,
   listCap: 20,
 } as const;
 
@@ -28,7 +29,7 @@ export const prominenceScores = {
   market: (position: string) => `1001 - ${position}`,
   /** A project's TVL in US dollars: 100 per power of ten (US$1 billion: 900, US$1 million: 600), 1-1000. */
   tvl: (usd: string) => `max(1, min(1000, CAST(round(100 * log10(max(${usd}, 1))) AS INTEGER)))`,
-  /** n appearances in the trending snapshots (live, each dated day, trending projects): 100 each, at most 1000. */
+  /** n appearances in the trending snapshots (live, each dated day, trending projects, narrative rankings): 100 each, at most 1000. */
   trending: (appearances: string) => `min(1000, 100 * ${appearances})`,
 } as const;
 
@@ -41,6 +42,7 @@ export const snapshotCaps = {
   marketUniverse: 200,
   moversPerDirection: 20,
   trendingDatedDays: 30,
+  narratives: 30,
 } as const;
 
 export const ruleIds = [
@@ -61,6 +63,7 @@ export const ruleIds = [
   "tvl_stale",
   "trend_observation_stale",
   "trending_signal_stale",
+  "narrative_signal_stale",
   "reference_ineligible",
   "over_list_cap",
 ] as const;
@@ -95,8 +98,17 @@ export const eligibilityRules: readonly EligibilityRule[] = [
   { id: "tvl_stale", appliesTo: "project TVL", excludedWhen: "latest observation's date (at 00:00Z) older than 2 days" },
   { id: "trend_observation_stale", appliesTo: "project trend observations", excludedWhen: "latest observation older than 24 hours" },
   { id: "trending_signal_stale", appliesTo: "live trending signals", excludedWhen: "`observed_at` older than 2 hours" },
-  { id: "reference_ineligible", appliesTo: "links to an excluded record (news entities, investments, roles, trending entries, token→project)", excludedWhen: "the target was excluded; the link is dropped" },
-  { id: "over_list_cap", appliesTo: "lists capped at 20 (features, events, rounds, investments, roles)", excludedWhen: "beyond the 20 kept" },
+  { id: "narrative_signal_stale", appliesTo: "narrative trend signals", excludedWhen: "`signal.observed_at` older than 24 hours" },
+  {
+    id: "reference_ineligible",
+    appliesTo: "links to an excluded record (news entities, investments, roles, trending entries, token→project, narrative projects)",
+    excludedWhen: "the target was excluded; the link is dropped",
+  },
+  {
+    id: "over_list_cap",
+    appliesTo: "lists capped at 20 (features, events, rounds, investments, roles, token contracts, narrative projects and timelines, fund portfolios and partners, stock stories)",
+    excludedWhen: "beyond the 20 kept",
+  },
 ];
 
 /** ISO string of compiledAt minus a duration: records observed strictly before it are stale. */

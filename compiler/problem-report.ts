@@ -20,6 +20,10 @@ export const OTHER_KINDS = "(kinds beyond the first 200, counted together)";
 const familyFileNames = new Set(families.map((f) => f.file));
 const QUOTED = /"(?:[^"\\]|\\.)*"/g;
 const CODE_POINT = /U\+[0-9A-F]+|0x[0-9A-F]+/g;
+// What a message adds after a quoted character (`" " (a space)`, `"₮" (U+20AE)`): part of the value.
+const CHARACTER_NOTE = /"…" \((?:a space|U\+…)\)/g;
+// A list of line numbers (`3, 17, 45`, perhaps ending `, …`) is one value, whatever its length.
+const NUMBER_LIST = /(?<![\w.+-])\d+(?:, \d+)+(?:, …)?(?!\w)/g;
 // Numbers, dates and date-times (`2026-03-04`, `2026-03-01T11:55:00.000Z`) but not the 8 of UTF-8.
 const NUMBER = /(?<![\w.+-])-?\d+(?:[.:-]\d+)*(?:T[\d:.]+Z?)?(?!\w)/g;
 
@@ -36,7 +40,8 @@ export function problemKind(file: string, path: string, message: string): string
 }
 
 function valuesStripped(text: string): string {
-  return text.replace(QUOTED, '"…"').replace(CODE_POINT, (code) => `${code.slice(0, 2)}…`).replace(NUMBER, "…");
+  return text.replace(QUOTED, '"…"').replace(CODE_POINT, (code) => `${code.slice(0, 2)}…`).replace(CHARACTER_NOTE, '"…"')
+    .replace(NUMBER_LIST, "…").replace(NUMBER, "…");
 }
 
 /** How many problems to keep of each kind: those listed, and at least the summary's first locations. */

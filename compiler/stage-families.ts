@@ -9,7 +9,7 @@ import { openFamilyFile } from "./family-file.ts";
 import { ProblemLimiter } from "./problem-report.ts";
 import { InvalidUtf8Line, OverlongLine, readLines } from "./read-lines.ts";
 import { familyNamed } from "./families/index.ts";
-import { problemsDdl, stagingDdl, stagingIndexSql, stagingInsertSql, stagingWidth, type StagingRows } from "./staging.ts";
+import { problemsDdl, stagingDdl, stagingIndexSql, stagingInsertSql, stagingWidth, unpublishedDdl, type StagingRows } from "./staging.ts";
 import { validateBatch } from "./validate-lines.ts";
 
 export interface StageOptions {
@@ -53,6 +53,7 @@ const ROWS_PER_INSERT = 16;
 /** Creates the problems table and the staging tables of `families`, then stages each family file. */
 export function stageFamilies(db: Database.Database, families: readonly { family: string; file: string }[], options: StageOptions): void {
   db.exec(problemsDdl);
+  db.exec(unpublishedDdl);
   for (const { family } of families) db.exec(stagingDdl(family));
   const inserter = new StagingInserter(db);
   const problems = new ProblemStore(db, options.keepProblems);
@@ -74,9 +75,11 @@ export function stageFamilies(db: Database.Database, families: readonly { family
 function stageFamily(db: Database.Database, { family, file }: { family: string; file: string }, fd: number, inserter: StagingInserter, problems: ProblemStore, options: StageOptions): void {
   let secretReported = false;
   const missingSecret = familyNamed(family).xHandle?.missingSecret;
+  const unpublished = new Map<string, number>();
 
   const stage = (firstLine: number, lines: string[]) => {
     const result = validateBatch({ family, firstLine, lines }, options.xSecret);
+    for (const [path, n] of result.unpublished) unpublished.set(path, (unpublished.get(path) ?? 0) + n);
     for (const p of result.problems) problems.add(file, p.line, p.path, p.message);
     for (const line of result.needSecret) {
       if (missingSecret === undefined || (missingSecret.once && secretReported)) continue;
@@ -107,6 +110,8 @@ function stageFamily(db: Database.Database, { family, file }: { family: string; 
     if (lineNumber % LINES_PER_TRANSACTION === 0) db.exec("COMMIT; BEGIN");
   }
   if (batch.length > 0) stage(lineNumber - batch.length + 1, batch);
+  const insert = db.prepare("INSERT INTO unpublished (family, path, count) VALUES (?, ?, ?)");
+  for (const [path, n] of unpublished) insert.run(family, path, n);
   db.exec("COMMIT");
   options.onProgress?.(`${file}: ${lineNumber} lines read`);
 }

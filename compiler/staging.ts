@@ -43,6 +43,9 @@ export const problemsDdl =
   "CREATE TABLE problems (seq INTEGER PRIMARY KEY, file TEXT NOT NULL, line INTEGER NOT NULL, path TEXT NOT NULL, message TEXT NOT NULL);\n" +
   "CREATE TABLE problem_overflow (kind TEXT NOT NULL, count INTEGER NOT NULL);";
 
+/** Every staging database counts, per family, the valid records carrying each field it accepts and drops (unpublished.ts). */
+export const unpublishedDdl = "CREATE TABLE unpublished (family TEXT NOT NULL, path TEXT NOT NULL, count INTEGER NOT NULL);";
+
 /** The staging tables of one family. */
 export function stagingDdl(family: string): string {
   return tablesOf(familyNamed(family))

@@ -4,6 +4,7 @@ import { familyNamed } from "./families/index.ts";
 import { BOM, invalidJsonMessage, MAX_NESTING, mayRepeatKeys, nestedDeeperThan, repeatedKey } from "./json-line-diagnostics.ts";
 import { formatIssues, formatPath } from "./issues.ts";
 import { invalidTableOf, stagingRows, type StagingRows } from "./staging.ts";
+import { countUnpublished } from "./unpublished.ts";
 import { handleSearchHash, handleSearchKey, xAccountId } from "../snapshot/x-ids.ts";
 
 export interface LineBatch {
@@ -20,13 +21,15 @@ export interface BatchResult {
   problems: Array<{ line: number; path: string; message: string }>;
   /** Lines of valid records that name an X handle when no secret was given (not staged). */
   needSecret: number[];
+  /** How many valid records (or list items) carry each field the family accepts and drops (unpublished.ts). */
+  unpublished: Map<string, number>;
 }
 
 export function validateBatch(batch: LineBatch, xSecret: string | undefined): BatchResult {
   const family = familyNamed(batch.family);
   const { schema, xHandle } = family;
   const searchKey = xSecret === undefined ? undefined : handleSearchKey(xSecret);
-  const result: BatchResult = { rows: {}, problems: [], needSecret: [] };
+  const result: BatchResult = { rows: {}, problems: [], needSecret: [], unpublished: new Map() };
   const invalidTable = invalidTableOf(family);
   const claimedBy = family.reference?.claimedBy;
   /** Keeps a failed record's id, so that references to it are not reported too (checks.ts). */
@@ -81,6 +84,7 @@ export function validateBatch(batch: LineBatch, xSecret: string | undefined): Ba
       return;
     }
     const record = parsed.data as Record<string, unknown>;
+    countUnpublished(batch.family, record, result.unpublished);
     const handle = xHandle?.of(record);
     if (handle === undefined) {
       stagingRows(family, record, lineNumber, null, null, result.rows);

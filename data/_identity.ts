@@ -1,6 +1,6 @@
 // Identity of every record by index: id, name, slug (and symbol, fund type, X handle). Pure
 // functions, so that references between families always name records that exist.
-import { FUND_WORDS, PROJECT_WORDS, STOCK_WORDS, baseName, personName, slugify, symbolOf } from "./_names.ts";
+import { FUND_WORDS, NARRATIVE_THEMES, PROJECT_WORDS, STOCK_WORDS, baseName, personName, slugify, symbolOf } from "./_names.ts";
 import { nextVisible, padded, type Plan } from "./plan.ts";
 import { rngFor } from "./_prng.ts";
 import { fundTypes } from "../compiler/families/funds/source.ts";
@@ -40,6 +40,22 @@ export function fundIdentity(index: number): FundIdentity {
 
 export function stockName(index: number): string {
   return `${baseName(index, 17011)} ${STOCK_WORDS[index % STOCK_WORDS.length]!}`;
+}
+
+export interface StockIdentity { id: string; slug: string; name: string }
+
+export function stockIdentity(index: number): StockIdentity {
+  const name = stockName(index);
+  return { id: padded("stk", index), slug: slugify(name), name };
+}
+
+export interface NarrativeIdentity { id: string; slug: string; name: string }
+
+/** The first narratives are real themes; past them (larger scales) an invented word names the theme. */
+export function narrativeIdentity(index: number): NarrativeIdentity {
+  const theme = NARRATIVE_THEMES[index % NARRATIVE_THEMES.length]!;
+  const name = index < NARRATIVE_THEMES.length ? theme : `${baseName(index, 31013)} ${theme}`;
+  return { id: padded("nar", index), slug: slugify(name), name };
 }
 
 export interface XAccountIdentity {

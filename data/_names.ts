@@ -84,6 +84,13 @@ export const FUND_WORDS: Record<string, readonly string[]> = {
   "family-office": ["Family Office", "Holdings"],
 };
 
+/** Themes the market talks about: narratives of the sample (generic terms, no brand). */
+export const NARRATIVE_THEMES = [
+  "Restaking", "Real-World Assets", "Liquid Staking", "Modular Data Availability", "Physical Infrastructure Networks",
+  "Onchain AI Agents", "Stablecoin Payments", "Perpetual DEXs", "Onchain Gaming", "Bitcoin Layer 2s",
+  "Intent-Based Trading", "Zero-Knowledge Rollups",
+] as const;
+
 export const STOCK_WORDS = ["Holdings", "Group", "Digital", "Technologies", "Mining", "Bank", "Securities", "Systems"] as const;
 
 export const EVENT_WORDS = ["Summit", "Conf", "Hack Week", "Meetup", "Forum", "Days", "Builders Week", "Expo"] as const;

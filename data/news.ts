@@ -1,6 +1,7 @@
-// news.jsonl: stories of the last 30 days about sample entities; most curated, some not.
+// news.jsonl: stories of the last 30 days about sample entities (projects, tokens, people, funds,
+// stocks, narratives); most curated, some not.
 import type { NewsSource } from "../compiler/families/news/source.ts";
-import { fundIdentity, personIdentity, projectIdentity, tokenIdentity } from "./_identity.ts";
+import { fundIdentity, narrativeIdentity, personIdentity, projectIdentity, stockIdentity, tokenIdentity } from "./_identity.ts";
 import { internalFields } from "./_internal.ts";
 import { DAY, MINUTE, nextVisible, curatedProminence, visibility, iso, type Plan } from "./plan.ts";
 import { rngFor, uuidFor, type Rng } from "./_prng.ts";
@@ -28,7 +29,9 @@ function newsRecord(plan: Plan, k: number): NewsSource {
   const token = tokenIdentity(nextVisible(plan, "tokens", rng.int(0, Math.min(plan.counts.tokens, 300) - 1)));
   const fund = fundIdentity(nextVisible(plan, "funds", rng.int(0, plan.counts.funds - 1)));
   const person = personIdentity(nextVisible(plan, "people", rng.int(0, plan.counts.people - 1)));
-  const { title, summary, entities } = story(rng, k % 5, project, token, fund, person);
+  const stock = stockIdentity(nextVisible(plan, "stocks", rng.int(0, plan.counts.stocks - 1)));
+  const narrative = narrativeIdentity(nextVisible(plan, "narratives", rng.int(0, plan.counts.narratives - 1)));
+  const { title, summary, entities } = story(rng, k % 7, { project, token, fund, person, stock, narrative });
   if (k === HIDDEN_REFERENCE_STORY && plan.counts.projects > HIDDEN_PROJECT) {
     entities.push({ type: "project", id: projectIdentity(HIDDEN_PROJECT).id });
   }
@@ -57,7 +60,16 @@ function newsRecord(plan: Plan, k: number): NewsSource {
 
 type Named = { id: string; name: string };
 
-function story(rng: Rng, template: number, project: Named, token: Named & { symbol: string }, fund: Named, person: { id: string; full_name: string }) {
+interface Cast {
+  project: Named;
+  token: Named & { symbol: string };
+  fund: Named;
+  person: { id: string; full_name: string };
+  stock: Named;
+  narrative: Named;
+}
+
+function story(rng: Rng, template: number, { project, token, fund, person, stock, narrative }: Cast) {
   const amount = rng.int(2, 80);
   const pct = rng.int(3, 40);
   const ref = (type: EntityRef["type"], id: string): EntityRef => ({ type, id });
@@ -85,6 +97,18 @@ function story(rng: Rng, template: number, project: Named, token: Named & { symb
         title: `${fund.name} opens a $${amount * 5}M fund for on-chain infrastructure`,
         summary: `The new ${fund.name} vehicle targets early teams; ${person.full_name} will lead it.`,
         entities: [ref("fund", fund.id), ref("person", person.id)],
+      };
+    case 5:
+      return {
+        title: `${stock.name} adds ${token.symbol} to its balance sheet`,
+        summary: `${stock.name} disclosed a position in ${token.name}; ${fund.name} is among its shareholders.`,
+        entities: [ref("stock", stock.id), ref("token", token.id), ref("fund", fund.id)],
+      };
+    case 6:
+      return {
+        title: `${narrative.name} draws new builders as ${project.name} grows ${pct}%`,
+        summary: `Activity around ${narrative.name.toLowerCase()} rose ${pct}% this month, led by ${project.name}.`,
+        entities: [ref("narrative", narrative.id), ref("project", project.id)],
       };
     default:
       return {

@@ -1,7 +1,7 @@
 // people.jsonl: identity, investments (in visible projects, often tied to one of the project's
-// rounds) and roles.
+// rounds) and roles at projects and funds (a fund's current ones make its partners).
 import type { PersonSource } from "../compiler/families/people/source.ts";
-import { personIdentity, projectIdentity } from "./_identity.ts";
+import { fundIdentity, personIdentity, projectIdentity } from "./_identity.ts";
 import { internalFields } from "./_internal.ts";
 import { DAY, iso, nextVisible, curatedProminence, visibility, ymd, type Plan } from "./plan.ts";
 import { rngFor, type Rng } from "./_prng.ts";
@@ -11,6 +11,7 @@ type Investment = NonNullable<PersonSource["investments"]>[number];
 type Role = NonNullable<PersonSource["roles"]>[number];
 
 const TITLES = ["Founder", "Co-founder", "CEO", "CTO", "Head of Research", "Advisor", "Core Contributor", "Board Member"] as const;
+const FUND_TITLES = ["General Partner", "Partner", "Venture Partner", "Principal", "Investment Director"] as const;
 
 /** Person 2 invested in more projects than the 20 an answer may hold; person 5 twice in one. */
 const OVER_CAP_PERSON = 2;
@@ -31,8 +32,25 @@ function personRecord(plan: Plan, k: number): PersonSource {
     ...(rng.chance(0.3) ? { socials: { x: `@${identity.slug.replace(/-/g, "_").slice(0, 15)}` } } : {}),
     ...internalFields(rng, plan, identity.slug, 0.3),
     investments: investments(plan, rng, k),
-    roles: roles(plan, rng, k),
+    roles: [...roles(plan, rng, k), ...fundRoles(plan, k)],
   };
+}
+
+/** One person in five is a partner at a fund (one in ten at two), one in five was one. */
+function fundRoles(plan: Plan, k: number): Role[] {
+  const rng = rngFor("person-fund-roles", k);
+  const role = (fundIndex: number, current: boolean): Role => ({
+    fund_id: fundIdentity(nextVisible(plan, "funds", fundIndex)).id,
+    title: rng.pick(FUND_TITLES),
+    is_current: current,
+    started_at: rng.chance(0.85) ? ymd(plan.asOf - rng.int(current ? 90 : 900, current ? 1500 : 3000) * DAY) : null,
+  });
+  const result: Role[] = [];
+  if (k % 5 === 1) result.push(role(k * 7 + 2, true));
+  if (k % 10 === 6) result.push(role(k * 5 + 3, true));
+  if (k % 5 === 3) result.push(role(k * 3 + 1, false));
+  // Two roles of one person at one fund are one partner.
+  return result.filter((r, i) => result.findIndex((o) => o.fund_id === r.fund_id) === i);
 }
 
 function investments(plan: Plan, rng: Rng, k: number): Investment[] {

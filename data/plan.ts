@@ -2,37 +2,20 @@
 // decision here is a pure function of the plan and a record's index, so any family can name
 // records of another (a visible project, a fund) without reading what was written.
 
+import { isoDate, isoDateTime } from "../snapshot/iso-time.ts";
+
 export const MINUTE = 60_000;
 export const HOUR = 60 * MINUTE;
 export const DAY = 24 * HOUR;
 
-// Formatting dates is a large share of the generator's time at scale, and the sample's dates
-// fall on a few thousand distinct days: the day part is cached, the time part is arithmetic.
-const dayStrings = new Map<number, string>();
-
-/** The UTC date of `ms`, YYYY-MM-DD. */
-export function ymd(ms: number): string {
-  const day = Math.floor(ms / DAY);
-  let text = dayStrings.get(day);
-  if (text === undefined) {
-    if (dayStrings.size > 100_000) dayStrings.clear();
-    text = new Date(day * DAY).toISOString().slice(0, 10);
-    dayStrings.set(day, text);
-  }
-  return text;
-}
-
-const pad = (value: number, length: number): string => String(value).padStart(length, "0");
+/** The UTC date of `ms`, YYYY-MM-DD; formatting dates is a large share of the generator's time at scale. */
+export const ymd = isoDate;
 
 /** ISO 8601 UTC with milliseconds, as Date#toISOString for years 0-9999. */
-export function iso(ms: number): string {
-  const t = Math.floor(ms) - Math.floor(ms / DAY) * DAY;
-  const time = `${pad(Math.floor(t / HOUR), 2)}:${pad(Math.floor(t / MINUTE) % 60, 2)}:${pad(Math.floor(t / 1000) % 60, 2)}.${pad(t % 1000, 3)}`;
-  return `${ymd(ms)}T${time}Z`;
-}
+export const iso = isoDateTime;
 
 /**
- * Records per family at scale 1: the rich structure every operation needs (1,102 lines in
+ * Records per family at scale 1: the rich structure every operation needs (1,114 lines in
  * all). Scale n multiplies each count by n, so the sample has about 1,100 × n lines.
  */
 export const baseCounts = {
@@ -41,6 +24,7 @@ export const baseCounts = {
   people: 60,
   funds: 36,
   stocks: 36,
+  narratives: 12,
   news: 80,
   events: 30,
   xAccounts: 50,
@@ -50,7 +34,7 @@ export const baseCounts = {
 } as const;
 
 export type Counts = { -readonly [K in keyof typeof baseCounts]: number };
-export type EntityFamily = "projects" | "tokens" | "people" | "funds" | "stocks" | "news" | "events" | "xAccounts";
+export type EntityFamily = "projects" | "tokens" | "people" | "funds" | "stocks" | "narratives" | "news" | "events" | "xAccounts";
 
 export interface Plan {
   asOf: number;
@@ -81,6 +65,7 @@ const exclusions: Record<EntityFamily, { hidden: [number, number]; deleted: [num
   people: { hidden: [19, 9], deleted: [37, 30] },
   funds: { hidden: [17, 12], deleted: [29, 20] },
   stocks: { hidden: [13, 5], deleted: [23, 21] },
+  narratives: { hidden: [11, 7], deleted: [13, 10] },
   news: { hidden: [21, 8], deleted: [27, 19] },
   events: { hidden: [14, 6], deleted: [19, 12] },
   xAccounts: { hidden: [12, 7], deleted: [17, 10] },

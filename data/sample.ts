@@ -8,6 +8,7 @@ import { eventRecords } from "./events.ts";
 import { fundRecords } from "./funds.ts";
 import { newsRecords } from "./news.ts";
 import { personRecords } from "./people.ts";
+import { narrativeRecords } from "./narratives.ts";
 import { makePlan, type Plan } from "./plan.ts";
 import { projectRecords } from "./projects.ts";
 import { stockRecords } from "./stocks.ts";
@@ -34,6 +35,7 @@ const generators: Record<string, (plan: Plan) => Iterable<unknown>> = {
   people: personRecords,
   funds: fundRecords,
   stocks: stockRecords,
+  narratives: narrativeRecords,
   news: newsRecords,
   events: eventRecords,
   x_accounts: xAccountRecords,

@@ -2,11 +2,11 @@
 // weekly ladder from 40 days after --as-of backwards, so the 30 most recent always cover every
 // region and angle and include pre-IPO listings; the rest listed earlier.
 import { cryptoAngles, stockRegions, type StockSource } from "../compiler/families/stocks/source.ts";
-import { stockName } from "./_identity.ts";
+import { stockIdentity } from "./_identity.ts";
 import { internalFields } from "./_internal.ts";
-import { baseCounts, DAY, iso, padded, curatedProminence, visibility, ymd, type Plan } from "./plan.ts";
+import { baseCounts, DAY, iso, curatedProminence, visibility, ymd, type Plan } from "./plan.ts";
 import { rngFor } from "./_prng.ts";
-import { slugify, symbolOf } from "./_names.ts";
+import { symbolOf } from "./_names.ts";
 
 type Region = (typeof stockRegions)[number];
 
@@ -33,12 +33,11 @@ function ticker(region: Region, name: string, digits: number): string {
 export function* stockRecords(plan: Plan): Generator<StockSource> {
   for (let k = 0; k < plan.counts.stocks; k += 1) {
     const rng = rngFor("stock", k);
-    const name = stockName(k);
-    const slug = slugify(name);
+    const { name, slug } = stockIdentity(k);
     const region = stockRegions[k % stockRegions.length]!;
     const ipo = k < baseCounts.stocks ? plan.today + (40 - 7 * k) * DAY : plan.today - rng.int(260, 30 * 365) * DAY;
     const record: StockSource = {
-      id: padded("stk", k),
+      id: stockIdentity(k).id,
       slug,
       name,
       ticker: ticker(region, name, rng.int(1000, 999_999)),

@@ -12,7 +12,7 @@ type Tokenomics = NonNullable<TokenSource["tokenomics"]>;
 const UNRANKED = { from: 232, to: 240 } as const;
 
 const BUCKETS = ["team", "investors", "community", "ecosystem", "treasury", "public_sale", "liquidity", "advisors"] as const;
-const CADENCES = ["monthly", "quarterly", "weekly", "daily", "linear"] as const;
+const CADENCES = ["monthly", "quarterly", "weekly", "daily", "linear", "yearly"] as const;
 const UTILITIES = ["gas", "governance", "staking", "fee_discount", "collateral", "payments", "access", "burn"] as const;
 const MODELS = ["fixed_supply", "inflationary", "deflationary", "elastic", "dual_token", "capped_emission"] as const;
 

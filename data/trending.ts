@@ -1,15 +1,15 @@
 // trending.jsonl: "live" signals observed within the last hour (a few stale ones hours old)
 // and one set of daily signals for each of the 30 UTC days before --as-of, spread over
-// projects, tokens, people and X accounts (named by handle), always visible ones.
+// projects, tokens, people, X accounts (named by handle), stocks and narratives, always visible ones.
 import type { TrendingSignalSource } from "../compiler/families/trending/source.ts";
-import { personIdentity, projectIdentity, tokenIdentity, xAccountIdentity } from "./_identity.ts";
+import { narrativeIdentity, personIdentity, projectIdentity, stockIdentity, tokenIdentity, xAccountIdentity } from "./_identity.ts";
 import { internalFields } from "./_internal.ts";
 import { DAY, HOUR, MINUTE, TRENDING_DAYS, iso, nextVisible, ymd, type EntityFamily, type Plan } from "./plan.ts";
 import { rngFor, type Rng } from "./_prng.ts";
 
 type EntityRef = TrendingSignalSource["entity"];
 
-const ENTITY_FAMILIES = ["projects", "tokens", "people", "xAccounts"] as const satisfies readonly EntityFamily[];
+const ENTITY_FAMILIES = ["projects", "tokens", "people", "xAccounts", "stocks", "narratives"] as const satisfies readonly EntityFamily[];
 
 /** Live signal j is stale (observed 3-6 hours ago) when j % 15 === 7. */
 export const isStaleLiveSignal = (j: number): boolean => j % 15 === 7;
@@ -36,6 +36,8 @@ class EntityCursor {
       case "projects": return { type: "project", id: projectIdentity(index).id };
       case "tokens": return { type: "token", id: tokenIdentity(index).id };
       case "people": return { type: "person", id: personIdentity(index).id };
+      case "stocks": return { type: "stock", id: stockIdentity(index).id };
+      case "narratives": return { type: "narrative", id: narrativeIdentity(index).id };
       default: return { type: "x_account", handle: xAccountIdentity(this.#plan, index).handle };
     }
   }

@@ -67,7 +67,21 @@ function pickIds(db: Database.Database) {
   const today = new Date(EXAMPLES_NOW).toISOString().slice(0, 10);
   const event = row<{ slug: string }>(db, `
     SELECT slug FROM events ORDER BY (start_date <= '${today}' AND end_date >= '${today}') DESC, start_date, id LIMIT 1`);
-  return { project, person, token, news, xAccount, event };
+  // A token in the market universe with a project; one whose vesting unlocks within the example's 90 days.
+  const marketToken = row<{ id: string }>(db, `
+    SELECT t.id FROM tokens t JOIN market_assets m ON m.token_id = t.id WHERE t.project_id IS NOT NULL ORDER BY m.position LIMIT 1`);
+  const unlockToken = row<{ id: string }>(db, `
+    SELECT token_id AS id FROM token_unlock_plans GROUP BY token_id
+    HAVING count(*) >= 2 AND max(cadence = 'monthly') = 1 AND max(end_ms) > ${EXAMPLES_NOW} + 90 * 86400000
+    ORDER BY token_id LIMIT 1`);
+  const narrative = row<{ slug: string }>(db, `
+    SELECT n.slug FROM narratives n WHERE n.project_count BETWEEN 3 AND 6
+      AND (SELECT count(*) FROM narrative_timeline t WHERE t.narrative_id = n.id) BETWEEN 2 AND 4
+    ORDER BY n.id LIMIT 1`);
+  const fund = row<{ slug: string }>(db, `
+    SELECT slug FROM funds WHERE portfolio_count BETWEEN 2 AND 6 AND partner_count BETWEEN 1 AND 3 ORDER BY id LIMIT 1`);
+  const stock = row<{ slug: string }>(db, "SELECT slug FROM stocks WHERE story_count > 0 ORDER BY story_count DESC, id LIMIT 1");
+  return { project, person, token, news, xAccount, event, marketToken, unlockToken, narrative, fund, stock };
 }
 
 // ---- formatting ----
@@ -240,8 +254,18 @@ export async function collectExamples(): Promise<Example[]> {
     }, 429);
     clock.now = EXAMPLES_AS_OF.getTime() + 7 * 3_600_000;
     await call("error-500", { path: "/v1/markets/snapshot", key, note: "the market snapshot is more than 6 hours old" }, 500);
-    // Last, so that adding it left every earlier example's numbers as they were.
+    // Last, so that adding them left every earlier example's numbers as they were.
     await call("get_key", { path: "/v1/key", key }, 200);
+    clock.now = EXAMPLES_NOW;
+    const graph: Array<[OperationId, Call]> = [
+      ["get_token", { path: `/v1/tokens/${encodeURIComponent(ids.marketToken.id)}` }],
+      ["get_token_unlocks", { path: `/v1/tokens/${encodeURIComponent(ids.unlockToken.id)}/unlocks?days=90&limit=3` }],
+      ["list_narratives", { path: "/v1/narratives?limit=3" }],
+      ["get_narrative", { path: `/v1/narratives/${ids.narrative.slug}?limit=3` }],
+      ["get_fund", { path: `/v1/funds/${ids.fund.slug}?limit=3` }],
+      ["get_stock_news", { path: `/v1/stocks/${ids.stock.slug}/news?limit=3` }],
+    ];
+    for (const [operation, request] of graph) await call(operation, { ...request, key }, 200);
 
     service.close();
     return examples;

@@ -37,7 +37,8 @@ const code = (value: unknown): string => `\`${typeof value === "string" ? value 
 const branches = (schema: Schema): Schema[] => ((schema.anyOf ?? schema.oneOf ?? []) as Schema[]);
 
 function typeOf(schema: Schema): string {
-  if (branches(schema).length > 0) return [...new Set(branches(schema).map(typeOf))].join(" or ");
+  // Branches beside a type (a role's "a project or a fund") constrain it; without one they are the type.
+  if (schema.type === undefined && branches(schema).length > 0) return [...new Set(branches(schema).map(typeOf))].join(" or ");
   if (Array.isArray(schema.type)) return schema.type.map((type) => typeOf({ ...schema, type })).join(" or ");
   if (schema.const !== undefined) return code(schema.const);
   if (Array.isArray(schema.enum)) return `one of ${schema.enum.map(code).join(", ")}`;

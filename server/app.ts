@@ -71,8 +71,8 @@ export function createApp(options: AppOptions): H3 {
     app.get(route.path, (event) => {
       const trace = newTrace(operation);
       return serving.ready
-        ? _fromOneSnapshot(event, trace, answering, (snapshot) => route.answer({ requestId: trace.requestId, snapshot, meter: options.meter, now: now() }))
-        : _withoutSnapshot(event, trace, answering, () => route.answer({ requestId: trace.requestId, snapshot: undefined, meter: options.meter, now: now() }));
+        ? _fromOneSnapshot(event, trace, answering, (snapshot) => route.answer({ requestId: trace.requestId, snapshot, meter: options.meter, now: now(), routes: released }))
+        : _withoutSnapshot(event, trace, answering, () => route.answer({ requestId: trace.requestId, snapshot: undefined, meter: options.meter, now: now(), routes: released }));
     });
   }
 

@@ -95,6 +95,12 @@ export function insufficientCredits(cost: number, balance: number): ApiError {
 }
 export const staleData = new ApiError("INTERNAL_ERROR", "The data behind this operation is not fresh enough to be served.");
 
+/** Decision 28: trending signals were curated for past days only, never for the live window. */
+export const noLiveTrending = new ApiError(
+  "NOT_FOUND",
+  "No live trending ranking is curated: ask for one of the previous 30 UTC days with the date parameter.",
+);
+
 /** A dated trending request inside the window for a day the loaded snapshot has no ranking of. */
 export function noTrendingRanking(date: string): ApiError {
   return new ApiError("INTERNAL_ERROR", `No trending ranking was compiled for ${date}.`);

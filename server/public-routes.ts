@@ -4,8 +4,10 @@
 import { STATUS_CODES } from "node:http";
 import { FastResponse } from "srvx/node";
 import { z } from "zod";
+import { holdings } from "../snapshot/curated.ts";
 import { isServable, precomputedFreshness } from "../snapshot/freshness.ts";
 import type { Meter } from "./meter/interface.ts";
+import type { Route } from "./routes.ts";
 import type { LoadedSnapshot } from "./serving.ts";
 
 export interface PublicRequest {
@@ -15,6 +17,8 @@ export interface PublicRequest {
   /** Whether the meter can settle requests (readiness, decision 40). */
   meter: Pick<Meter, "reachable">;
   now: number;
+  /** The operations the app serves (an unreleased one is not among them, and never named). */
+  routes: readonly Route[];
 }
 
 export interface PublicRoute {
@@ -39,6 +43,16 @@ const ready = z.strictObject({
       fresh: z.boolean().describe("Whether the operations built on it answer now."),
     }),
   ).describe("Each precomputed snapshot of the loaded file, by name."),
+  // Decision 28: what the loaded snapshot's sources curate, and what it therefore does not offer.
+  holds: z.strictObject({
+    families: z.array(z.string()).describe("The families at least one source record of the loaded snapshot curates (`projects`, `tokens`, ...)."),
+    precomputed: z.array(z.string()).describe("The precomputed snapshots at least one source record feeds (`market`, `fund_rankings`, ...), fresh or not."),
+  }).describe("What the loaded snapshot holds (product decision 28)."),
+  not_offered: z.array(z.strictObject({
+    operation: z.string().describe("The operation id, as in the document's `operationId`."),
+    method: z.enum(["GET", "POST"]),
+    path: z.string().describe("The operation's path, e.g. `/v1/funds/rankings`."),
+  })).describe("The operations no curated record feeds: each answers `404 NOT_FOUND` exactly like an unknown route until a snapshot that curates their data is published."),
 });
 /** Why a reader with a snapshot cannot serve (decision 40): the first that holds, in this order. */
 const notReadyReasons = {
@@ -78,7 +92,7 @@ export const publicRoutes: readonly PublicRoute[] = [
  * 200 with the loaded snapshot's hash and each precomputed snapshot's freshness; 503 with the same
  * body and the reason when this server cannot serve (decision 40), or with none loaded.
  */
-async function readiness({ requestId, snapshot, meter, now }: PublicRequest): Promise<Response> {
+async function readiness({ requestId, snapshot, meter, now, routes }: PublicRequest): Promise<Response> {
   if (snapshot === undefined) return respondPublic(requestId, 503, { status: "not_ready", reason: "shutting_down" });
   const precomputed: Record<string, { as_of: string | null; fresh_until: string | null; fresh: boolean }> = {};
   let bounded = 0;
@@ -89,10 +103,17 @@ async function readiness({ requestId, snapshot, meter, now }: PublicRequest): Pr
     bounded += 1;
     if (precomputed[name].fresh) fresh += 1;
   }
-  const body = { status: "ready", snapshot: snapshot.contentHash, precomputed };
+  const body = { status: "ready", snapshot: snapshot.contentHash, precomputed, ...offerings(snapshot, routes) };
   const reason: keyof typeof notReadyReasons | undefined = !(await meter.reachable()) ? "meter_unavailable" : bounded > 0 && fresh === 0 ? "snapshot_stale" : undefined;
   if (reason === undefined) return respondPublic(requestId, 200, body);
   return respondPublic(requestId, 503, { ...body, status: "not_ready", reason });
+}
+
+/** What the snapshot holds and the served operations it does not offer (decision 28), in route-table order. */
+function offerings(snapshot: LoadedSnapshot, routes: readonly Route[]) {
+  const notOffered = routes.filter((route) => snapshot.routes[route.operation] === undefined)
+    .map((route) => ({ operation: route.operation, method: route.method, path: route.path.replace(/:(\w+)/g, "{$1}") }));
+  return { holds: holdings(snapshot.curated), not_offered: notOffered };
 }
 
 export function respondPublic(requestId: string, status: number, body: unknown): Response {

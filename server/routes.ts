@@ -20,6 +20,12 @@ import { listTrendingEntities } from "./operations/list-trending-entities.ts";
 import { getNews } from "./operations/get-news.ts";
 import { getXAccount } from "./operations/get-x-account.ts";
 import { getEvent } from "./operations/get-event.ts";
+import { getToken } from "./operations/get-token.ts";
+import { getTokenUnlocks } from "./operations/get-token-unlocks.ts";
+import { listNarratives } from "./operations/list-narratives.ts";
+import { getNarrative } from "./operations/get-narrative.ts";
+import { getFund } from "./operations/get-fund.ts";
+import { getStockNews } from "./operations/get-stock-news.ts";
 import { getKeyInfo } from "./operations/get-key.ts";
 
 export interface Route {
@@ -56,5 +62,12 @@ export const routes: readonly Route[] = [
   { operation: "get_news", method: "GET", path: "/v1/news/:id", handler: getNews },
   { operation: "get_x_account", method: "GET", path: "/v1/x-accounts/:id", handler: getXAccount },
   { operation: "get_event", method: "GET", path: "/v1/events/:slug", handler: getEvent },
+  { operation: "get_token", method: "GET", path: "/v1/tokens/:id", handler: getToken },
+  { operation: "get_token_unlocks", method: "GET", path: "/v1/tokens/:id/unlocks", handler: getTokenUnlocks },
+  { operation: "list_narratives", method: "GET", path: "/v1/narratives", handler: listNarratives },
+  { operation: "get_narrative", method: "GET", path: "/v1/narratives/:slug", handler: getNarrative },
+  // `/v1/funds/rankings` is the static route beside it: the compiler refuses a fund of that slug.
+  { operation: "get_fund", method: "GET", path: "/v1/funds/:slug", handler: getFund },
+  { operation: "get_stock_news", method: "GET", path: "/v1/stocks/:slug/news", handler: getStockNews },
   { operation: "get_key", method: "GET", path: "/v1/key", handler: getKeyInfo },
 ];

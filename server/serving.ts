@@ -8,7 +8,7 @@ import { basename, dirname } from "node:path";
 import type Database from "better-sqlite3";
 import { handleSearchKey } from "../snapshot/x-ids.ts";
 import type { OperationDeps } from "./operations/operation.ts";
-import type { OperationId } from "./policy.ts";
+import { isOffered, type OperationId } from "./policy.ts";
 import { routes } from "./routes.ts";
 import { checkSnapshotIntegrity, openSnapshot, readServingManifest } from "../snapshot/open.ts";
 import { copySnapshot, fileIdentity } from "./snapshot-copy.ts";
@@ -23,7 +23,10 @@ export interface LoadedSnapshot {
   readonly contentHash: string;
   /** The manifest's precomputed snapshots: name → as_of. */
   readonly snapshots: Readonly<Record<string, string | null>>;
-  readonly routes: Readonly<Record<OperationId, ServedRoute>>;
+  /** The manifest's `curated`: how many source records carry each family and each kind of data. */
+  readonly curated: Readonly<Record<string, number>>;
+  /** The operations the snapshot offers, prepared; one it does not offer (decision 28) has none, so it answers as an unknown route. */
+  readonly routes: Readonly<Partial<Record<OperationId, ServedRoute>>>;
 }
 
 export interface ServingOptions {
@@ -220,7 +223,7 @@ export class Serving {
     let checking = false;
     try {
       db = openSnapshot(copy.file, this.file);
-      const { contentHash, snapshots } = readServingManifest(this.file, db);
+      const { contentHash, snapshots, curated } = readServingManifest(this.file, db);
       if (checkBeside === undefined) {
         const integrity = await checkSnapshotIntegrity(copy.file);
         if (integrity.problems.length > 0) throw new Error(`it is damaged (${integrity.problems.slice(0, 3).join("; ")})`);
@@ -233,9 +236,11 @@ export class Serving {
       }
       const deps: OperationDeps = { snapshot: db, now: this.#now };
       if (this.#xHandleSearchKey !== undefined) deps.xHandleSearchKey = this.#xHandleSearchKey;
-      const prepared = {} as Record<OperationId, ServedRoute>;
-      for (const route of routes) prepared[route.operation] = serveRoute(route, route.handler.create(deps));
-      return { snapshot: { file: this.file, db, contentHash, snapshots, routes: prepared }, identity: copy.identity };
+      const prepared: Partial<Record<OperationId, ServedRoute>> = {};
+      for (const route of routes) {
+        if (isOffered(route.operation, curated)) prepared[route.operation] = serveRoute(route, route.handler.create(deps));
+      }
+      return { snapshot: { file: this.file, db, contentHash, snapshots, curated, routes: prepared }, identity: copy.identity };
     } catch (error) {
       db?.close();
       throw error;

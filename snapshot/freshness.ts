@@ -14,6 +14,7 @@ const DAY = 24 * HOUR;
 export const freshnessBounds = {
   trending_live: 2 * HOUR,
   trending_projects: DAY,
+  narrative_rankings: DAY,
   market: 6 * HOUR,
   fund_rankings: 30 * DAY,
   project_tvl: 2 * DAY,

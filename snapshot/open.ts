@@ -75,14 +75,22 @@ export function checkSnapshotIntegrity(file: string): Promise<{ problems: string
 }
 
 /** The manifest entries that serving reads, checked as it reads them. */
-export function readServingManifest(file: string, db: Database.Database): { contentHash: string; snapshots: Record<string, string | null> } {
+export function readServingManifest(file: string, db: Database.Database): {
+  contentHash: string;
+  snapshots: Record<string, string | null>;
+  curated: Record<string, number>;
+} {
   const value = (key: string): unknown => {
     const row = db.prepare<[string], { value: string }>("SELECT value FROM manifest WHERE key = ?").get(key);
     return row === undefined ? undefined : JSON.parse(row.value);
   };
   const contentHash = value("content_hash");
   const snapshots = value("snapshots");
+  const curated = value("curated");
   if (typeof contentHash !== "string" || !/^[0-9a-f]{64}$/.test(contentHash)) throw new Error(`${file}: the manifest has no valid content_hash`);
   if (typeof snapshots !== "object" || snapshots === null || Array.isArray(snapshots)) throw new Error(`${file}: the manifest has no snapshots entry`);
-  return { contentHash, snapshots: snapshots as Record<string, string | null> };
+  if (typeof curated !== "object" || curated === null || Array.isArray(curated) || !Object.values(curated).every((n) => Number.isSafeInteger(n))) {
+    throw new Error(`${file}: the manifest has no valid curated entry`);
+  }
+  return { contentHash, snapshots: snapshots as Record<string, string | null>, curated: curated as Record<string, number> };
 }

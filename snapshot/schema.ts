@@ -12,7 +12,7 @@
 import { NAMED_SEARCH_FAMILIES } from "./search-keys.ts";
 
 /** Bumped whenever a table or column changes meaning; the server refuses other versions. */
-export const SNAPSHOT_FORMAT_VERSION = 5;
+export const SNAPSHOT_FORMAT_VERSION = 7;
 
 export const snapshotTables = `
 CREATE TABLE manifest (
@@ -22,7 +22,7 @@ CREATE TABLE manifest (
 
 -- One row per precomputed snapshot; as_of is an ISO date-time (a date for none of them).
 CREATE TABLE snapshots (
-  name TEXT PRIMARY KEY,           -- trending_projects | fund_rankings | stock_rankings | market | trending_live
+  name TEXT PRIMARY KEY,           -- trending_projects | fund_rankings | stock_rankings | market | trending_live | narrative_rankings
   as_of TEXT                       -- NULL when the snapshot has no as_of (stock_rankings)
 ) WITHOUT ROWID;
 
@@ -86,7 +86,18 @@ CREATE TABLE tokens (
   id TEXT PRIMARY KEY,
   slug TEXT NOT NULL,
   symbol TEXT NOT NULL,
-  name TEXT NOT NULL
+  name TEXT NOT NULL,
+  project_id TEXT                  -- the issuing project when it is served, else NULL
+) WITHOUT ROWID;
+
+-- Where each token lives: at most 20 per token (decision 33), ordered by chain: namespace, then
+-- the reference as a number when it is one (eip155:56 before eip155:137), then the chain id.
+CREATE TABLE token_contracts (
+  token_id TEXT NOT NULL,
+  position INTEGER NOT NULL,
+  chain_id TEXT NOT NULL,          -- CAIP-2, e.g. eip155:1
+  address TEXT NOT NULL,           -- as curated
+  PRIMARY KEY (token_id, position)
 ) WITHOUT ROWID;
 
 -- Present only when at least one tokenomics field passed the freshness and confidence rules.
@@ -115,6 +126,24 @@ CREATE TABLE tokenomics_vesting (
   cadence TEXT NOT NULL,
   percent_unlocked_at_tge REAL NOT NULL,
   amount_native REAL NOT NULL,
+  PRIMARY KEY (token_id, position)
+) WITHOUT ROWID;
+
+-- Each served vesting schedule's unlock plan (snapshot/unlocks.ts): what the schedule fixes, so
+-- that a request only places its window. Times are integer ms since the epoch.
+CREATE TABLE token_unlock_plans (
+  token_id TEXT NOT NULL,
+  position INTEGER NOT NULL,       -- the schedule's position in tokenomics_vesting
+  allocation_bucket TEXT NOT NULL,
+  cadence TEXT NOT NULL,
+  start_ms INTEGER NOT NULL,
+  end_ms INTEGER NOT NULL,
+  tge_amount REAL NOT NULL,
+  cliff_ms INTEGER,                -- NULL: no cliff unlock
+  cliff_amount REAL NOT NULL,
+  first_step INTEGER NOT NULL,     -- the first step unlocked on its own (after the cliff)
+  step_count INTEGER NOT NULL,
+  step_amount REAL NOT NULL,
   PRIMARY KEY (token_id, position)
 ) WITHOUT ROWID;
 
@@ -168,7 +197,8 @@ CREATE TABLE people (
   full_name TEXT NOT NULL,
   investment_count INTEGER NOT NULL,
   role_count INTEGER NOT NULL,
-  -- The bounded candidate set of people search: people with an eligible investment or role.
+  -- The bounded candidate set of people search: people with an eligible investment or role (at a
+  -- project or a fund), or named by an eligible X account's link.
   is_search_candidate INTEGER NOT NULL
 ) WITHOUT ROWID;
 
@@ -191,7 +221,25 @@ CREATE TABLE funds (
   id TEXT PRIMARY KEY,
   slug TEXT NOT NULL UNIQUE,
   name TEXT NOT NULL,
-  fund_type TEXT NOT NULL
+  fund_type TEXT NOT NULL,
+  portfolio_count INTEGER NOT NULL,
+  partner_count INTEGER NOT NULL
+) WITHOUT ROWID;
+
+-- Projects of verified rounds the fund invested in, one per project (its latest round), latest first.
+CREATE TABLE fund_portfolio (
+  fund_id TEXT NOT NULL,
+  position INTEGER NOT NULL,
+  project_id TEXT NOT NULL,
+  PRIMARY KEY (fund_id, position)
+) WITHOUT ROWID;
+
+-- People with a current role at the fund.
+CREATE TABLE fund_partners (
+  fund_id TEXT NOT NULL,
+  position INTEGER NOT NULL,
+  person_id TEXT NOT NULL,
+  PRIMARY KEY (fund_id, position)
 ) WITHOUT ROWID;
 
 CREATE TABLE fund_rankings (
@@ -208,12 +256,51 @@ CREATE TABLE stocks (
   region TEXT NOT NULL,
   crypto_angle TEXT NOT NULL,
   ipo_date TEXT NOT NULL,
-  is_pre_ipo INTEGER NOT NULL
+  is_pre_ipo INTEGER NOT NULL,
+  story_count INTEGER NOT NULL
+) WITHOUT ROWID;
+
+-- Curated stories naming the stock, newest first.
+CREATE TABLE stock_news (
+  stock_id TEXT NOT NULL,
+  position INTEGER NOT NULL,
+  news_id TEXT NOT NULL,
+  PRIMARY KEY (stock_id, position)
 ) WITHOUT ROWID;
 
 CREATE TABLE stock_rankings (
   position INTEGER PRIMARY KEY,    -- 1..30, most recent IPO first
   stock_id TEXT NOT NULL
+);
+
+CREATE TABLE narratives (
+  id TEXT PRIMARY KEY,
+  slug TEXT NOT NULL UNIQUE,
+  name TEXT NOT NULL,
+  project_count INTEGER NOT NULL
+) WITHOUT ROWID;
+
+-- Member projects in the curators' order.
+CREATE TABLE narrative_projects (
+  narrative_id TEXT NOT NULL,
+  position INTEGER NOT NULL,
+  project_id TEXT NOT NULL,
+  PRIMARY KEY (narrative_id, position)
+) WITHOUT ROWID;
+
+-- The 20 latest dated entries, oldest first.
+CREATE TABLE narrative_timeline (
+  narrative_id TEXT NOT NULL,
+  position INTEGER NOT NULL,
+  date TEXT NOT NULL,
+  title TEXT NOT NULL,
+  PRIMARY KEY (narrative_id, position)
+) WITHOUT ROWID;
+
+-- At most 30 narratives with a fresh signal, by score.
+CREATE TABLE narrative_rankings (
+  position INTEGER PRIMARY KEY,
+  narrative_id TEXT NOT NULL
 );
 
 CREATE TABLE news (
@@ -269,7 +356,7 @@ CREATE TABLE trending_days (
 CREATE TABLE trending_entities (
   day TEXT NOT NULL,
   position INTEGER NOT NULL,       -- 1..20
-  entity_type TEXT NOT NULL,       -- project | token | person | x_account
+  entity_type TEXT NOT NULL,       -- project | token | person | x_account | stock | narrative
   entity_id TEXT NOT NULL,
   PRIMARY KEY (day, position)
 ) WITHOUT ROWID;

@@ -5,7 +5,7 @@
 // entry from the same table. Adding a family, or an exact-only key, is a declaration here.
 
 /** The families in the index, in the order their tables are built (the file's bytes depend on it). */
-export const SEARCH_KEY_FAMILIES = ["event", "fund", "news", "person", "project", "stock", "token", "x_account"] as const;
+export const SEARCH_KEY_FAMILIES = ["event", "fund", "narrative", "news", "person", "project", "stock", "token", "x_account"] as const;
 export type SearchKeyFamily = (typeof SEARCH_KEY_FAMILIES)[number];
 
 /**
@@ -39,12 +39,21 @@ export const searchLayout: Record<SearchKeyFamily, SearchFamilyLayout> = {
     // A project is found by its own token's symbol (decision 29).
     exactFrom: [{ sql: "SELECT project_id AS entity_id, symbol AS key FROM k_tokens WHERE project_id IS NOT NULL" }],
   },
-  token: { table: "tokens", name: "name", slug: "slug", exact: ["id", "symbol"] },
+  token: {
+    table: "tokens", name: "name", slug: "slug", exact: ["id", "symbol"],
+    // The whole address of a written contract (decision 33): on an EVM chain in any case (folded),
+    // on any other byte for byte (a Solana address in other letters is another address).
+    exactFrom: [
+      { sql: "SELECT token_id AS entity_id, address AS key FROM main.token_contracts WHERE chain_id LIKE 'eip155:%'" },
+      { sql: "SELECT token_id AS entity_id, address AS key FROM main.token_contracts WHERE chain_id NOT LIKE 'eip155:%'", raw: true },
+    ],
+  },
   fund: { table: "funds", name: "name", slug: "slug", exact: ["id"] },
   stock: { table: "stocks", name: "name", slug: "slug", exact: ["id", "ticker"] },
   person: { table: "people", name: "full_name", slug: "slug", exact: ["id"], where: "is_search_candidate = 1" },
   news: { table: "news", name: "title", exact: ["id"] },
   event: { table: "events", name: "name", slug: "slug", exact: ["id"] },
+  narrative: { table: "narratives", name: "name", slug: "slug", exact: ["id"] },
   // Found by exact id here, and by exact handle through x_handle_index (keyed, never stored).
   x_account: { table: "x_accounts", exact: ["id"] },
 };

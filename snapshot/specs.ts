@@ -1,6 +1,6 @@
 // What the diff compares, table by table: the families (a record and its nested lists) and the
 // precomputed snapshots (ranked entries). Tables derived from others (search index, X handle
-// index, trending_days' and snapshots' rows, which become `as_of` changes) are not listed: a change
+// index, unlock plans, trending_days' and snapshots' rows, which become `as_of` changes) are not listed: a change
 // in them always shows as a change of the records they derive from, or in the manifest.
 //
 // Each spec also says how a reviewer reads its columns, so that `cei diff`'s outputs and its
@@ -66,6 +66,8 @@ export const familySpecs: readonly FamilySpec[] = [
     label: "name",
     slug: "slug",
     lists: [
+      // One contract per chain, so the chain identifies it.
+      { name: "contracts", table: "token_contracts", parent: "token_id", key: ["chain_id"] },
       { name: "tokenomics", table: "tokenomics", parent: "token_id", key: [], types: { as_of: "datetime" } },
       { name: "allocations", table: "tokenomics_allocations", parent: "token_id", key: ["position"] },
       { name: "vesting", table: "tokenomics_vesting", parent: "token_id", key: ["position"], types: { start_at: "datetime", cliff_at: "datetime", end_at: "datetime" } },
@@ -85,8 +87,39 @@ export const familySpecs: readonly FamilySpec[] = [
       { name: "roles", table: "person_roles", parent: "person_id", key: ["position"], types: { is_current: "boolean" } },
     ],
   },
-  { name: "funds", table: "funds", label: "name", slug: "slug", lists: [] },
-  { name: "stocks", table: "stocks", label: "name", slug: "slug", types: { ipo_date: "date", is_pre_ipo: "boolean" }, lists: [] },
+  {
+    name: "funds",
+    table: "funds",
+    label: "name",
+    slug: "slug",
+    quiet: ["portfolio_count", "partner_count"],
+    lists: [
+      // One entry per project (its latest round) and per person, so they identify the entries.
+      { name: "portfolio", table: "fund_portfolio", parent: "fund_id", key: ["project_id"] },
+      { name: "partners", table: "fund_partners", parent: "fund_id", key: ["person_id"] },
+    ],
+  },
+  {
+    name: "stocks",
+    table: "stocks",
+    label: "name",
+    slug: "slug",
+    types: { ipo_date: "date", is_pre_ipo: "boolean" },
+    quiet: ["story_count"],
+    lists: [{ name: "news", table: "stock_news", parent: "stock_id", key: ["news_id"] }],
+  },
+  {
+    name: "narratives",
+    table: "narratives",
+    label: "name",
+    slug: "slug",
+    quiet: ["project_count"],
+    lists: [
+      // A narrative names a project once (the compiler refuses a repeat).
+      { name: "projects", table: "narrative_projects", parent: "narrative_id", key: ["project_id"] },
+      { name: "timeline", table: "narrative_timeline", parent: "narrative_id", key: ["position"], types: { date: "date" } },
+    ],
+  },
   {
     name: "news",
     table: "news",
@@ -134,6 +167,8 @@ export const rankingSpecs: readonly RankingSpec[] = [
   { name: "trending_entities", table: "trending_entities", group: ["day"], entry: ["entity_type", "entity_id"], asOf: "trending_days", shrinkGuard: true, quiet: true },
   { name: "fund_rankings", table: "fund_rankings", group: [], entry: ["fund_id"], asOf: { snapshot: "fund_rankings" }, shrinkGuard: true },
   { name: "stock_rankings", table: "stock_rankings", group: [], entry: ["stock_id"], asOf: { snapshot: "stock_rankings" }, shrinkGuard: true },
+  // Ranked by a signal observed anew at each compile, as trending is: quiet.
+  { name: "narrative_rankings", table: "narrative_rankings", group: [], entry: ["narrative_id"], asOf: { snapshot: "narrative_rankings" }, shrinkGuard: true, quiet: true },
   {
     name: "market",
     table: "market_assets",

@@ -15,7 +15,7 @@ export interface paths {
         put?: never;
         /**
          * Search entities
-         * @description Needs the `search` scope. Costs 2 credits per successful call; errors cost nothing. A 402's message names this cost and the key's balance. The body is `application/json`, at most 16384 bytes; unknown fields are refused with 422.
+         * @description Needs the `search` scope. Costs 2 credits per successful call; errors cost nothing. A 402's message names this cost and the key's balance. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. The body is `application/json`, at most 16384 bytes; unknown fields are refused with 422.
          */
         post: operations["search_entities"];
         delete?: never;
@@ -33,7 +33,7 @@ export interface paths {
         };
         /**
          * Search people
-         * @description Needs the `people` scope. Costs 2 credits per successful call; errors cost nothing. A 402's message names this cost and the key's balance. Unknown or repeated query parameters are refused with 422.
+         * @description Needs the `people` scope. Costs 2 credits per successful call; errors cost nothing. A 402's message names this cost and the key's balance. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
          */
         get: operations["search_people"];
         put?: never;
@@ -53,7 +53,7 @@ export interface paths {
         };
         /**
          * Get person investments
-         * @description Needs the `people` scope. Costs 1 credit per successful call; errors cost nothing. A 402's message names this cost and the key's balance. A record that is absent, hidden, deleted or ineligible answers 404 exactly as an unknown path does. Unknown or repeated query parameters are refused with 422.
+         * @description Needs the `people` scope. Costs 1 credit per successful call; errors cost nothing. A 402's message names this cost and the key's balance. A record that is absent, hidden, deleted or ineligible answers 404 exactly as an unknown path does. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
          */
         get: operations["get_person_investments"];
         put?: never;
@@ -73,7 +73,7 @@ export interface paths {
         };
         /**
          * Get person roles
-         * @description Needs the `people` scope. Costs 1 credit per successful call; errors cost nothing. A 402's message names this cost and the key's balance. A record that is absent, hidden, deleted or ineligible answers 404 exactly as an unknown path does. Unknown or repeated query parameters are refused with 422.
+         * @description Needs the `people` scope. Costs 1 credit per successful call; errors cost nothing. A 402's message names this cost and the key's balance. A record that is absent, hidden, deleted or ineligible answers 404 exactly as an unknown path does. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
          */
         get: operations["get_person_roles"];
         put?: never;
@@ -93,7 +93,7 @@ export interface paths {
         };
         /**
          * Get project
-         * @description Needs the `projects` scope. Costs 1 credit per successful call; errors cost nothing. A 402's message names this cost and the key's balance. A record that is absent, hidden, deleted or ineligible answers 404 exactly as an unknown path does. Unknown or repeated query parameters are refused with 422.
+         * @description Needs the `projects` scope. Costs 1 credit per successful call; errors cost nothing. A 402's message names this cost and the key's balance. A record that is absent, hidden, deleted or ineligible answers 404 exactly as an unknown path does. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
          */
         get: operations["get_project"];
         put?: never;
@@ -113,7 +113,7 @@ export interface paths {
         };
         /**
          * Get project features
-         * @description Needs the `projects` scope. Costs 1 credit per successful call; errors cost nothing. A 402's message names this cost and the key's balance. A record that is absent, hidden, deleted or ineligible answers 404 exactly as an unknown path does. Unknown or repeated query parameters are refused with 422.
+         * @description Needs the `projects` scope. Costs 1 credit per successful call; errors cost nothing. A 402's message names this cost and the key's balance. A record that is absent, hidden, deleted or ineligible answers 404 exactly as an unknown path does. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
          */
         get: operations["get_project_features"];
         put?: never;
@@ -133,7 +133,7 @@ export interface paths {
         };
         /**
          * Get project events
-         * @description Needs the `projects` scope. Costs 1 credit per successful call; errors cost nothing. A 402's message names this cost and the key's balance. A record that is absent, hidden, deleted or ineligible answers 404 exactly as an unknown path does. Unknown or repeated query parameters are refused with 422.
+         * @description Needs the `projects` scope. Costs 1 credit per successful call; errors cost nothing. A 402's message names this cost and the key's balance. A record that is absent, hidden, deleted or ineligible answers 404 exactly as an unknown path does. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
          */
         get: operations["get_project_events"];
         put?: never;
@@ -153,7 +153,7 @@ export interface paths {
         };
         /**
          * Get project funding
-         * @description Needs the `projects` scope. Costs 1 credit per successful call; errors cost nothing. A 402's message names this cost and the key's balance. A record that is absent, hidden, deleted or ineligible answers 404 exactly as an unknown path does. Unknown or repeated query parameters are refused with 422.
+         * @description Needs the `projects` scope. Costs 1 credit per successful call; errors cost nothing. A 402's message names this cost and the key's balance. A record that is absent, hidden, deleted or ineligible answers 404 exactly as an unknown path does. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
          */
         get: operations["get_project_funding"];
         put?: never;
@@ -173,7 +173,7 @@ export interface paths {
         };
         /**
          * Get project market
-         * @description Needs the `projects` scope. Costs 1 credit per successful call; errors cost nothing. A 402's message names this cost and the key's balance. A record that is absent, hidden, deleted or ineligible answers 404 exactly as an unknown path does. A record that is served without the part asked for answers 404 saying so: "The project has no fresh TVL snapshot.". Unknown or repeated query parameters are refused with 422.
+         * @description Needs the `projects` scope. Costs 1 credit per successful call; errors cost nothing. A 402's message names this cost and the key's balance. A record that is absent, hidden, deleted or ineligible answers 404 exactly as an unknown path does. A record that is served without the part asked for answers 404 saying so: "The project has no fresh TVL snapshot.". A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
          */
         get: operations["get_project_market"];
         put?: never;
@@ -193,7 +193,7 @@ export interface paths {
         };
         /**
          * Get tokenomics
-         * @description Needs the `tokens` scope. Costs 1 credit per successful call; errors cost nothing. A 402's message names this cost and the key's balance. A record that is absent, hidden, deleted or ineligible answers 404 exactly as an unknown path does. A record that is served without the part asked for answers 404 saying so: "The token has no fresh tokenomics.". Unknown or repeated query parameters are refused with 422.
+         * @description Needs the `tokens` scope. Costs 1 credit per successful call; errors cost nothing. A 402's message names this cost and the key's balance. A record that is absent, hidden, deleted or ineligible answers 404 exactly as an unknown path does. A record that is served without the part asked for answers 404 saying so: "The token has no fresh tokenomics.". A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
          */
         get: operations["get_tokenomics"];
         put?: never;
@@ -213,7 +213,7 @@ export interface paths {
         };
         /**
          * List market top movers
-         * @description Needs the `markets` scope. Costs 1 credit per successful call; errors cost nothing. A 402's message names this cost and the key's balance. Unknown or repeated query parameters are refused with 422.
+         * @description Needs the `markets` scope. Costs 1 credit per successful call; errors cost nothing. A 402's message names this cost and the key's balance. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
          */
         get: operations["list_market_top_movers"];
         put?: never;
@@ -233,7 +233,7 @@ export interface paths {
         };
         /**
          * Get market snapshot
-         * @description Needs the `markets` scope. Costs 1 credit per successful call; errors cost nothing. A 402's message names this cost and the key's balance. Unknown or repeated query parameters are refused with 422.
+         * @description Needs the `markets` scope. Costs 1 credit per successful call; errors cost nothing. A 402's message names this cost and the key's balance. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
          */
         get: operations["get_market_snapshot"];
         put?: never;
@@ -253,7 +253,7 @@ export interface paths {
         };
         /**
          * List stock rankings
-         * @description Needs the `stocks` scope. Costs 1 credit per successful call; errors cost nothing. A 402's message names this cost and the key's balance. Unknown or repeated query parameters are refused with 422.
+         * @description Needs the `stocks` scope. Costs 1 credit per successful call; errors cost nothing. A 402's message names this cost and the key's balance. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
          */
         get: operations["list_stock_rankings"];
         put?: never;
@@ -273,7 +273,7 @@ export interface paths {
         };
         /**
          * List fund rankings
-         * @description Needs the `funds` scope. Costs 1 credit per successful call; errors cost nothing. A 402's message names this cost and the key's balance. Unknown or repeated query parameters are refused with 422.
+         * @description Needs the `funds` scope. Costs 1 credit per successful call; errors cost nothing. A 402's message names this cost and the key's balance. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
          */
         get: operations["list_fund_rankings"];
         put?: never;
@@ -293,7 +293,7 @@ export interface paths {
         };
         /**
          * List trending entities
-         * @description Needs the `discovery` scope. Costs 1 credit per successful call; errors cost nothing. A 402's message names this cost and the key's balance. Unknown or repeated query parameters are refused with 422.
+         * @description Needs the `discovery` scope. Costs 1 credit per successful call; errors cost nothing. A 402's message names this cost and the key's balance. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
          */
         get: operations["list_trending_entities"];
         put?: never;
@@ -313,7 +313,7 @@ export interface paths {
         };
         /**
          * Get news
-         * @description Needs the `news` scope. Costs 1 credit per successful call; errors cost nothing. A 402's message names this cost and the key's balance. A record that is absent, hidden, deleted or ineligible answers 404 exactly as an unknown path does. Unknown or repeated query parameters are refused with 422.
+         * @description Needs the `news` scope. Costs 1 credit per successful call; errors cost nothing. A 402's message names this cost and the key's balance. A record that is absent, hidden, deleted or ineligible answers 404 exactly as an unknown path does. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
          */
         get: operations["get_news"];
         put?: never;
@@ -333,7 +333,7 @@ export interface paths {
         };
         /**
          * Get x account
-         * @description Needs the `x_accounts` scope. Costs 1 credit per successful call; errors cost nothing. A 402's message names this cost and the key's balance. A record that is absent, hidden, deleted or ineligible answers 404 exactly as an unknown path does. Unknown or repeated query parameters are refused with 422.
+         * @description Needs the `x_accounts` scope. Costs 1 credit per successful call; errors cost nothing. A 402's message names this cost and the key's balance. A record that is absent, hidden, deleted or ineligible answers 404 exactly as an unknown path does. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
          */
         get: operations["get_x_account"];
         put?: never;
@@ -353,9 +353,129 @@ export interface paths {
         };
         /**
          * Get event
-         * @description Needs the `events` scope. Costs 1 credit per successful call; errors cost nothing. A 402's message names this cost and the key's balance. A record that is absent, hidden, deleted or ineligible answers 404 exactly as an unknown path does. Unknown or repeated query parameters are refused with 422.
+         * @description Needs the `events` scope. Costs 1 credit per successful call; errors cost nothing. A 402's message names this cost and the key's balance. A record that is absent, hidden, deleted or ineligible answers 404 exactly as an unknown path does. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
          */
         get: operations["get_event"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tokens/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get token
+         * @description Needs the `tokens` scope. Costs 1 credit per successful call; errors cost nothing. A 402's message names this cost and the key's balance. A record that is absent, hidden, deleted or ineligible answers 404 exactly as an unknown path does. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
+         */
+        get: operations["get_token"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tokens/{id}/unlocks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get token unlocks
+         * @description Needs the `tokens` scope. Costs 1 credit per successful call; errors cost nothing. A 402's message names this cost and the key's balance. A record that is absent, hidden, deleted or ineligible answers 404 exactly as an unknown path does. A record that is served without the part asked for answers 404 saying so: "The token has no served tokenomics.". A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
+         */
+        get: operations["get_token_unlocks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/narratives": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List narratives
+         * @description Needs the `narratives` scope. Costs 1 credit per successful call; errors cost nothing. A 402's message names this cost and the key's balance. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
+         */
+        get: operations["list_narratives"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/narratives/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get narrative
+         * @description Needs the `narratives` scope. Costs 1 credit per successful call; errors cost nothing. A 402's message names this cost and the key's balance. A record that is absent, hidden, deleted or ineligible answers 404 exactly as an unknown path does. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
+         */
+        get: operations["get_narrative"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/funds/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get fund
+         * @description Needs the `funds` scope. Costs 1 credit per successful call; errors cost nothing. A 402's message names this cost and the key's balance. A record that is absent, hidden, deleted or ineligible answers 404 exactly as an unknown path does. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
+         */
+        get: operations["get_fund"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/stocks/{slug}/news": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get stock news
+         * @description Needs the `stocks` scope. Costs 1 credit per successful call; errors cost nothing. A 402's message names this cost and the key's balance. A record that is absent, hidden, deleted or ineligible answers 404 exactly as an unknown path does. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
+         */
+        get: operations["get_stock_news"];
         put?: never;
         post?: never;
         delete?: never;
@@ -666,7 +786,7 @@ export interface components {
             };
         };
         SearchEntitiesResult: {
-            types: ("project" | "fund" | "person" | "token" | "stock" | "x_account" | "news" | "event")[];
+            types: ("project" | "fund" | "person" | "token" | "stock" | "x_account" | "news" | "event" | "narrative")[];
             limit: number;
             results: (components["schemas"]["GetProjectResult"] | {
                 /** @constant */
@@ -714,6 +834,12 @@ export interface components {
                 name: string;
                 /** Format: date */
                 start_date: string;
+            } | {
+                /** @constant */
+                type: "narrative";
+                id: string;
+                slug: string;
+                name: string;
             })[];
         };
         SearchEntitiesEnvelope: {
@@ -1046,7 +1172,7 @@ export interface components {
             /** Format: date-time */
             as_of: string;
             limit: number;
-            entity_type: ("project" | "token" | "person" | "x_account") | null;
+            entity_type: ("project" | "token" | "person" | "x_account" | "stock" | "narrative") | null;
             date: string | null;
             results: ({
                 /** @constant */
@@ -1079,6 +1205,20 @@ export interface components {
                     type: "project" | "person";
                     id: string;
                 };
+            } | {
+                /** @constant */
+                type: "stock";
+                rank: number;
+                id: string;
+                slug: string;
+                name: string;
+            } | {
+                /** @constant */
+                type: "narrative";
+                rank: number;
+                id: string;
+                slug: string;
+                name: string;
             })[];
         };
         ListTrendingEntitiesEnvelope: {
@@ -1144,13 +1284,164 @@ export interface components {
             data: components["schemas"]["GetEventResult"];
             meta: components["schemas"]["Meta"];
         };
+        GetTokenResult: {
+            /** @constant */
+            kind: "token";
+            id: string;
+            symbol: string;
+            name: string;
+            project: {
+                id: string;
+                slug: string;
+                name: string;
+            } | null;
+            contracts: {
+                chain_id: string;
+                address: string;
+            }[];
+            market: {
+                /** Format: date-time */
+                as_of: string;
+                rank: number;
+                price_usd: number;
+                change_24h_pct: number;
+                change_7d_pct: number;
+                market_cap_usd: number;
+                volume_24h_usd: number;
+            } | null;
+        };
+        GetTokenEnvelope: {
+            data: components["schemas"]["GetTokenResult"];
+            meta: components["schemas"]["Meta"];
+        };
+        GetTokenUnlocksResult: {
+            /** @constant */
+            kind: "token_unlocks";
+            id: string;
+            token: {
+                id: string;
+                symbol: string;
+                name: string;
+            };
+            /** Format: date-time */
+            as_of: string;
+            days: number;
+            limit: number;
+            /** Format: date-time */
+            window_start: string;
+            /** Format: date-time */
+            window_end: string;
+            unlock_count: number;
+            unlocks: {
+                allocation_bucket: string;
+                /** Format: date-time */
+                unlock_at: string;
+                amount_native: number;
+            }[];
+        };
+        GetTokenUnlocksEnvelope: {
+            data: components["schemas"]["GetTokenUnlocksResult"];
+            meta: components["schemas"]["Meta"];
+        };
+        ListNarrativesResult: {
+            /** @constant */
+            kind: "narratives";
+            /** @constant */
+            ranking_basis: "service_trending_signal";
+            /** Format: date-time */
+            as_of: string;
+            limit: number;
+            results: {
+                /** @constant */
+                type: "narrative";
+                rank: number;
+                id: string;
+                slug: string;
+                name: string;
+            }[];
+        };
+        ListNarrativesEnvelope: {
+            data: components["schemas"]["ListNarrativesResult"];
+            meta: components["schemas"]["Meta"];
+        };
+        GetNarrativeResult: {
+            /** @constant */
+            kind: "narrative";
+            id: string;
+            slug: string;
+            name: string;
+            limit: number;
+            project_count: number;
+            projects: {
+                id: string;
+                slug: string;
+                name: string;
+            }[];
+            timeline: {
+                /** Format: date */
+                date: string;
+                title: string;
+            }[];
+        };
+        GetNarrativeEnvelope: {
+            data: components["schemas"]["GetNarrativeResult"];
+            meta: components["schemas"]["Meta"];
+        };
+        GetFundResult: {
+            /** @constant */
+            kind: "fund";
+            id: string;
+            slug: string;
+            name: string;
+            fund_type: string;
+            limit: number;
+            portfolio_count: number;
+            portfolio: {
+                id: string;
+                slug: string;
+                name: string;
+            }[];
+            partner_count: number;
+            partners: {
+                id: string;
+                slug: string;
+                full_name: string;
+            }[];
+        };
+        GetFundEnvelope: {
+            data: components["schemas"]["GetFundResult"];
+            meta: components["schemas"]["Meta"];
+        };
+        GetStockNewsResult: {
+            /** @constant */
+            kind: "stock_news";
+            id: string;
+            stock: {
+                id: string;
+                slug: string;
+                name: string;
+                ticker: string;
+            };
+            limit: number;
+            story_count: number;
+            stories: {
+                id: string;
+                title: string;
+                /** Format: date-time */
+                published_at: string;
+            }[];
+        };
+        GetStockNewsEnvelope: {
+            data: components["schemas"]["GetStockNewsResult"];
+            meta: components["schemas"]["Meta"];
+        };
         GetKeyResult: {
             /** @constant */
             kind: "key_info";
             id: string;
             /** @enum {string} */
             tier: "free" | "pro" | "pro_plus" | "team" | "internal";
-            scopes: ("search" | "discovery" | "projects" | "funds" | "people" | "tokens" | "markets" | "stocks" | "news" | "events" | "x_accounts")[];
+            scopes: ("search" | "discovery" | "projects" | "funds" | "people" | "tokens" | "markets" | "stocks" | "news" | "narratives" | "events" | "x_accounts")[];
             /** @description Credits left after the request. */
             credits_remaining: number;
             rate_limit: components["schemas"]["RateLimit"];
@@ -1368,7 +1659,7 @@ export interface operations {
             content: {
                 "application/json": {
                     q: string;
-                    types?: ("project" | "fund" | "person" | "token" | "stock" | "x_account" | "news" | "event")[];
+                    types?: ("project" | "fund" | "person" | "token" | "stock" | "x_account" | "news" | "event" | "narrative")[];
                     /** @default 10 */
                     limit?: number;
                 };
@@ -1403,6 +1694,7 @@ export interface operations {
             401: components["responses"]["InvalidApiKey"];
             402: components["responses"]["InsufficientCredits"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             422: components["responses"]["InvalidRequest"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -1448,6 +1740,7 @@ export interface operations {
             401: components["responses"]["InvalidApiKey"];
             402: components["responses"]["InsufficientCredits"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             422: components["responses"]["InvalidRequest"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -1861,6 +2154,7 @@ export interface operations {
             401: components["responses"]["InvalidApiKey"];
             402: components["responses"]["InsufficientCredits"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             422: components["responses"]["InvalidRequest"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -1903,6 +2197,7 @@ export interface operations {
             401: components["responses"]["InvalidApiKey"];
             402: components["responses"]["InsufficientCredits"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             422: components["responses"]["InvalidRequest"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -1949,6 +2244,7 @@ export interface operations {
             401: components["responses"]["InvalidApiKey"];
             402: components["responses"]["InsufficientCredits"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             422: components["responses"]["InvalidRequest"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -1994,6 +2290,7 @@ export interface operations {
             401: components["responses"]["InvalidApiKey"];
             402: components["responses"]["InsufficientCredits"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             422: components["responses"]["InvalidRequest"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -2002,7 +2299,7 @@ export interface operations {
     list_trending_entities: {
         parameters: {
             query?: {
-                entity_type?: "project" | "token" | "person" | "x_account";
+                entity_type?: "project" | "token" | "person" | "x_account" | "stock" | "narrative";
                 date?: string;
                 limit?: number;
             };
@@ -2040,6 +2337,7 @@ export interface operations {
             401: components["responses"]["InvalidApiKey"];
             402: components["responses"]["InsufficientCredits"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             422: components["responses"]["InvalidRequest"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -2180,6 +2478,285 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    get_token: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. 1 credit charged. */
+            200: {
+                headers: {
+                    /** @description Responses are never cacheable. */
+                    "Cache-Control": "no-store";
+                    /** @description Equals `meta.request_id`. */
+                    "x-service-request-id": string;
+                    /** @description Equals `meta.credits_used`: the cost on a 200, 0 on every error. */
+                    "x-service-credits-used": string;
+                    /** @description The content hash of the compiled snapshot that answered; every response is answered wholly from it. A new value means the data changed. */
+                    "x-service-snapshot": string;
+                    /** @description Equals `meta.credits_remaining`. */
+                    "x-service-credits-remaining": string;
+                    /** @description `limit=60;remaining=59;reset_at=2026-11-21T18:30:00.000Z;tier=free`: `meta.rate_limit` in one line. */
+                    "x-service-rate-limit": string;
+                    /** @description IETF draft rate-limit policy: `q` requests per `w` seconds. */
+                    "RateLimit-Policy": string;
+                    /** @description IETF draft rate-limit state: `r` requests remaining, `t` seconds until the window resets. */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetTokenEnvelope"];
+                };
+            };
+            401: components["responses"]["InvalidApiKey"];
+            402: components["responses"]["InsufficientCredits"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["InvalidRequest"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    get_token_unlocks: {
+        parameters: {
+            query?: {
+                days?: number;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. 1 credit charged. */
+            200: {
+                headers: {
+                    /** @description Responses are never cacheable. */
+                    "Cache-Control": "no-store";
+                    /** @description Equals `meta.request_id`. */
+                    "x-service-request-id": string;
+                    /** @description Equals `meta.credits_used`: the cost on a 200, 0 on every error. */
+                    "x-service-credits-used": string;
+                    /** @description The content hash of the compiled snapshot that answered; every response is answered wholly from it. A new value means the data changed. */
+                    "x-service-snapshot": string;
+                    /** @description Equals `meta.credits_remaining`. */
+                    "x-service-credits-remaining": string;
+                    /** @description `limit=60;remaining=59;reset_at=2026-11-21T18:30:00.000Z;tier=free`: `meta.rate_limit` in one line. */
+                    "x-service-rate-limit": string;
+                    /** @description IETF draft rate-limit policy: `q` requests per `w` seconds. */
+                    "RateLimit-Policy": string;
+                    /** @description IETF draft rate-limit state: `r` requests remaining, `t` seconds until the window resets. */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetTokenUnlocksEnvelope"];
+                };
+            };
+            401: components["responses"]["InvalidApiKey"];
+            402: components["responses"]["InsufficientCredits"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["InvalidRequest"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    list_narratives: {
+        parameters: {
+            query?: {
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. 1 credit charged. */
+            200: {
+                headers: {
+                    /** @description Responses are never cacheable. */
+                    "Cache-Control": "no-store";
+                    /** @description Equals `meta.request_id`. */
+                    "x-service-request-id": string;
+                    /** @description Equals `meta.credits_used`: the cost on a 200, 0 on every error. */
+                    "x-service-credits-used": string;
+                    /** @description The content hash of the compiled snapshot that answered; every response is answered wholly from it. A new value means the data changed. */
+                    "x-service-snapshot": string;
+                    /** @description Equals `meta.credits_remaining`. */
+                    "x-service-credits-remaining": string;
+                    /** @description `limit=60;remaining=59;reset_at=2026-11-21T18:30:00.000Z;tier=free`: `meta.rate_limit` in one line. */
+                    "x-service-rate-limit": string;
+                    /** @description IETF draft rate-limit policy: `q` requests per `w` seconds. */
+                    "RateLimit-Policy": string;
+                    /** @description IETF draft rate-limit state: `r` requests remaining, `t` seconds until the window resets. */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListNarrativesEnvelope"];
+                };
+            };
+            401: components["responses"]["InvalidApiKey"];
+            402: components["responses"]["InsufficientCredits"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["InvalidRequest"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    get_narrative: {
+        parameters: {
+            query?: {
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. 1 credit charged. */
+            200: {
+                headers: {
+                    /** @description Responses are never cacheable. */
+                    "Cache-Control": "no-store";
+                    /** @description Equals `meta.request_id`. */
+                    "x-service-request-id": string;
+                    /** @description Equals `meta.credits_used`: the cost on a 200, 0 on every error. */
+                    "x-service-credits-used": string;
+                    /** @description The content hash of the compiled snapshot that answered; every response is answered wholly from it. A new value means the data changed. */
+                    "x-service-snapshot": string;
+                    /** @description Equals `meta.credits_remaining`. */
+                    "x-service-credits-remaining": string;
+                    /** @description `limit=60;remaining=59;reset_at=2026-11-21T18:30:00.000Z;tier=free`: `meta.rate_limit` in one line. */
+                    "x-service-rate-limit": string;
+                    /** @description IETF draft rate-limit policy: `q` requests per `w` seconds. */
+                    "RateLimit-Policy": string;
+                    /** @description IETF draft rate-limit state: `r` requests remaining, `t` seconds until the window resets. */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetNarrativeEnvelope"];
+                };
+            };
+            401: components["responses"]["InvalidApiKey"];
+            402: components["responses"]["InsufficientCredits"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["InvalidRequest"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    get_fund: {
+        parameters: {
+            query?: {
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. 1 credit charged. */
+            200: {
+                headers: {
+                    /** @description Responses are never cacheable. */
+                    "Cache-Control": "no-store";
+                    /** @description Equals `meta.request_id`. */
+                    "x-service-request-id": string;
+                    /** @description Equals `meta.credits_used`: the cost on a 200, 0 on every error. */
+                    "x-service-credits-used": string;
+                    /** @description The content hash of the compiled snapshot that answered; every response is answered wholly from it. A new value means the data changed. */
+                    "x-service-snapshot": string;
+                    /** @description Equals `meta.credits_remaining`. */
+                    "x-service-credits-remaining": string;
+                    /** @description `limit=60;remaining=59;reset_at=2026-11-21T18:30:00.000Z;tier=free`: `meta.rate_limit` in one line. */
+                    "x-service-rate-limit": string;
+                    /** @description IETF draft rate-limit policy: `q` requests per `w` seconds. */
+                    "RateLimit-Policy": string;
+                    /** @description IETF draft rate-limit state: `r` requests remaining, `t` seconds until the window resets. */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetFundEnvelope"];
+                };
+            };
+            401: components["responses"]["InvalidApiKey"];
+            402: components["responses"]["InsufficientCredits"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["InvalidRequest"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    get_stock_news: {
+        parameters: {
+            query?: {
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. 1 credit charged. */
+            200: {
+                headers: {
+                    /** @description Responses are never cacheable. */
+                    "Cache-Control": "no-store";
+                    /** @description Equals `meta.request_id`. */
+                    "x-service-request-id": string;
+                    /** @description Equals `meta.credits_used`: the cost on a 200, 0 on every error. */
+                    "x-service-credits-used": string;
+                    /** @description The content hash of the compiled snapshot that answered; every response is answered wholly from it. A new value means the data changed. */
+                    "x-service-snapshot": string;
+                    /** @description Equals `meta.credits_remaining`. */
+                    "x-service-credits-remaining": string;
+                    /** @description `limit=60;remaining=59;reset_at=2026-11-21T18:30:00.000Z;tier=free`: `meta.rate_limit` in one line. */
+                    "x-service-rate-limit": string;
+                    /** @description IETF draft rate-limit policy: `q` requests per `w` seconds. */
+                    "RateLimit-Policy": string;
+                    /** @description IETF draft rate-limit state: `r` requests remaining, `t` seconds until the window resets. */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetStockNewsEnvelope"];
+                };
+            };
+            401: components["responses"]["InvalidApiKey"];
+            402: components["responses"]["InsufficientCredits"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["InvalidRequest"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     get_key: {
         parameters: {
             query?: never;
@@ -2287,6 +2864,22 @@ export interface operations {
                                 fresh: boolean;
                             };
                         };
+                        /** @description What the loaded snapshot holds (product decision 28). */
+                        holds: {
+                            /** @description The families at least one source record of the loaded snapshot curates (`projects`, `tokens`, ...). */
+                            families: string[];
+                            /** @description The precomputed snapshots at least one source record feeds (`market`, `fund_rankings`, ...), fresh or not. */
+                            precomputed: string[];
+                        };
+                        /** @description The operations no curated record feeds: each answers `404 NOT_FOUND` exactly like an unknown route until a snapshot that curates their data is published. */
+                        not_offered: {
+                            /** @description The operation id, as in the document's `operationId`. */
+                            operation: string;
+                            /** @enum {string} */
+                            method: "GET" | "POST";
+                            /** @description The operation's path, e.g. `/v1/funds/rankings`. */
+                            path: string;
+                        }[];
                     };
                 };
             };
@@ -2318,6 +2911,22 @@ export interface operations {
                                 fresh: boolean;
                             };
                         };
+                        /** @description What the loaded snapshot holds (product decision 28). */
+                        holds: {
+                            /** @description The families at least one source record of the loaded snapshot curates (`projects`, `tokens`, ...). */
+                            families: string[];
+                            /** @description The precomputed snapshots at least one source record feeds (`market`, `fund_rankings`, ...), fresh or not. */
+                            precomputed: string[];
+                        };
+                        /** @description The operations no curated record feeds: each answers `404 NOT_FOUND` exactly like an unknown route until a snapshot that curates their data is published. */
+                        not_offered: {
+                            /** @description The operation id, as in the document's `operationId`. */
+                            operation: string;
+                            /** @enum {string} */
+                            method: "GET" | "POST";
+                            /** @description The operation's path, e.g. `/v1/funds/rankings`. */
+                            path: string;
+                        }[];
                         /**
                          * @description `meter_unavailable`: the meter cannot be reached (or stays locked), so no metered request can be answered. `snapshot_stale`: every precomputed snapshot with a freshness bound is past it: a newer snapshot must be published.
                          * @enum {string}

@@ -115,6 +115,11 @@ export interface FamilyDefinition<Table extends string = string> {
   exclusions(context: EligibilityContext): Partial<Record<RuleId, string>>;
   /** Step 6a: inserts into the family's snapshot tables (snapshot/schema.ts), in primary-key order. */
   output?: string;
+  /**
+   * Deterministic SQL functions the family's output calls, by name: computations written once in
+   * the snapshot contract that both halves share (the unlock rule, snapshot/unlocks.ts).
+   */
+  functions?: Record<string, (...values: never[]) => unknown>;
   /** How search finds and ranks its records (search-index.ts). */
   search?: SearchDeclaration;
   /** The name of the family's spec in snapshot/specs.ts: `cei diff` compares its records, and the shrink guard counts them. */
@@ -131,6 +136,14 @@ export interface FamilyDefinition<Table extends string = string> {
    * k_trending_top); `eligibleEntity` is the SQL condition that an entity of any family is kept.
    */
   sideRankings?(compiledAt: Date, eligibleEntity: (typeColumn: string, idColumn: string) => string): string;
+  /**
+   * What the family's records curate (decision 28), by name: the family itself (its `family` name)
+   * and each kind of data an operation reads (`market`, `project_tvl`, `fund_rankings`, ...), as an
+   * SQL count over the family's staging tables of the valid records that carry it. Written to the
+   * manifest's `curated`; an operation whose data counts 0 there is not offered (server/policy.ts,
+   * operationSources).
+   */
+  curated: Record<string, string>;
   /** Precomputed snapshots, by their name in the freshness table, that are stale when this family's observations are. */
   stale?: Partial<Record<keyof typeof freshnessBounds, StaleSpec>>;
 }

@@ -3,6 +3,7 @@
 import type { FamilyDefinition } from "./define.ts";
 import { events } from "./events/index.ts";
 import { funds } from "./funds/index.ts";
+import { narratives } from "./narratives/index.ts";
 import { news } from "./news/index.ts";
 import { people } from "./people/index.ts";
 import { projects } from "./projects/index.ts";
@@ -15,7 +16,9 @@ import { xAccounts } from "./x-accounts/index.ts";
  * Order matters: a family's eligibility may read the kept (k_*) tables of families listed before
  * it, and the snapshot's tables are written in this order (so the file's bytes depend on it).
  */
-export const families: readonly FamilyDefinition[] = [projects, tokens, people, funds, stocks, news, events, xAccounts, trending];
+export const families: readonly FamilyDefinition[] = [
+  projects, tokens, people, funds, stocks, narratives, news, events, xAccounts, trending,
+];
 
 /** The definition of the family named `family`. */
 export function familyNamed(family: string): FamilyDefinition {

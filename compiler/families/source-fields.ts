@@ -1,6 +1,7 @@
 // Building blocks shared by every family's source schema.
 // Curated records are strict objects: a misspelt field is an error, not silently ignored.
 import { z } from "zod";
+import { asSlug, characterMessage, shown, type CharacterRule } from "./value-messages.ts";
 
 // Every field carries a description (zod metadata, never read while parsing): `cei schema` and
 // the field tables of docs/source-format.md are generated from them. Building blocks describe
@@ -17,44 +18,60 @@ export const field = <T extends z.ZodType>(schema: T, meaning: string): T => sch
 export const nullableField = <T extends z.ZodType>(schema: T, meaning: string) =>
   schema.nullable().default(null).describe(`${withFormat(schema, meaning)} Or \`null\` (also when omitted).`);
 
-export const entityId = z
-  .string()
-  .regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]{0,159}$/, "expected an id of 1-160 characters [A-Za-z0-9_.:-]")
-  .describe("An id: 1-160 characters of A-Z, a-z, 0-9, `_ . : -`, starting with a letter or digit.");
-
-const SLUG = "expected a slug of 1-160 characters [a-z0-9-]";
-
-/** What is wrong with a slug, in the curator's terms: a leading or trailing dash, or the first character not allowed. */
-function slugMessage(input: unknown): string {
-  if (typeof input !== "string" || input === "") return SLUG;
-  const quoted = JSON.stringify(input);
-  if (input.startsWith("-")) return `expected a slug that starts with a letter or digit, not a dash: ${quoted}`;
-  if (input.endsWith("-")) return `expected a slug that ends with a letter or digit, not a dash: ${quoted}`;
-  const bad = /[^a-z0-9-]/.exec(input);
-  return bad === null ? SLUG : `${SLUG}: ${quoted} has ${JSON.stringify(bad[0])} at character ${bad.index + 1}`;
+/**
+ * A string field with a rule of characters: the pattern (for zod and JSON Schema) and, when a value
+ * breaks it, a message naming the value and its first offending character or its length
+ * (value-messages.ts), then the structure's problem, then a suggestion.
+ */
+export function patterned(pattern: RegExp, rule: CharacterRule, help: { structure?: (value: string) => string | undefined; suggestion?: (value: string) => string | undefined } = {}) {
+  return z.string().regex(pattern, { error: (issue) => characterMessage(issue.input, rule, { ...help, pattern }) });
 }
 
-export const slug = z
-  .string()
-  .regex(/^[a-z0-9](?:[a-z0-9-]{0,158}[a-z0-9])?$/, { error: (issue) => slugMessage(issue.input) })
-  .describe("A slug: 1-160 characters of a-z, 0-9 and `-`, not starting or ending with `-`.");
+const ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,159}$/;
+export const entityId = patterned(ID, {
+  expected: "an id of 1-160 characters [A-Za-z0-9_.:-]", allowed: /[A-Za-z0-9_.:-]/, first: /[A-Za-z0-9]/, min: 1, max: 160,
+}, {
+  // Marks dropped, each run of other characters one dash: "ageur-(wormhole)" → "ageur-wormhole".
+  suggestion: (value) => value.normalize("NFKD").replace(/\p{M}/gu, "").replace(/[^A-Za-z0-9_.:-]+/g, "-").replace(/-{2,}/g, "-")
+    .replace(/^[^A-Za-z0-9]+|[-_.:]+$/g, ""),
+})
+  .describe("An id: 1-160 characters of A-Z, a-z, 0-9, `_ . : -`, starting with a letter or digit.");
+
+const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,158}[a-z0-9])?$/;
+export const slug = patterned(SLUG, {
+  expected: "a slug of 1-160 characters [a-z0-9-]", allowed: /[a-z0-9-]/, first: /[a-z0-9]/, min: 1, max: 160,
+}, {
+  structure: (value) => (value.endsWith("-") ? `${shown(value)} may not end with "-"` : undefined),
+  suggestion: asSlug,
+}).describe("A slug: 1-160 characters of a-z, 0-9 and `-`, not starting or ending with `-`.");
 
 /**
  * A value of a free-form enumeration (round_type, sentiment, cadence, ...): lower-case snake_case,
  * as the API docs promise consumers. Enumerations the API spec itself fixes keep their own
  * spelling (fund_type `family-office`, stock angle `btc-treasury`) and use z.enum instead.
  */
+const SNAKE_CASE = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$/;
+/** Where a snake_case value of allowed characters goes wrong: a doubled or trailing underscore. */
+function snakeCaseStructure(value: string): string | undefined {
+  const doubled = value.indexOf("__");
+  if (doubled >= 0) return `${shown(value)} has "__" at character ${doubled + 1}`;
+  if (value.endsWith("_")) return `${shown(value)} may not end with "_"`;
+  return undefined;
+}
+
 export const snakeCase = (max: number) =>
-  z
-    .string()
+  patterned(SNAKE_CASE, {
+    expected: `lower-case snake_case of 1-${max} characters (a-z, 0-9, single underscores, starting with a letter)`,
+    allowed: /[a-z0-9_]/, first: /[a-z]/, min: 1, max,
+  }, {
+    structure: snakeCaseStructure,
+    // No suggestion for a value that starts with a digit: dropping it would change what it says.
+    suggestion: (value) => {
+      const folded = value.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase().replace(/[^a-z0-9]+/g, "_").replace(/^_+|_+$/g, "");
+      return /^[0-9]/.test(folded) ? undefined : folded;
+    },
+  })
     .max(max)
-    .regex(/^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$/, {
-      error: (issue) => {
-        const suggestion = String(issue.input).toLowerCase().replace(/[^a-z0-9]+/g, "_").replace(/^[_0-9]+|_+$/g, "");
-        const spelling = "lower-case snake_case (a-z, 0-9, single underscores)";
-        return suggestion === "" ? `expected ${spelling}` : `expected ${spelling}: "${suggestion}", not ${JSON.stringify(issue.input)}`;
-      },
-    })
     .describe(`A lower-case snake_case value (a-z, 0-9, single underscores), at most ${max} characters.`);
 
 const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
@@ -73,14 +90,36 @@ export function nonexistentDate(input: unknown): string | undefined {
   return undefined;
 }
 
+/** Why a string is not an ISO 8601 UTC date-time, for the mistakes real exports make. */
+function dateTimeProblem(value: string): string {
+  if (/^\d{4}-\d{2}-\d{2}$/.test(value)) return `${shown(value)} is a date without a time: write, e.g., "${value}T00:00:00Z"`;
+  if (/^\d{4}-\d{2}-\d{2} \d/.test(value)) return `${shown(value)} has " " (a space) at character 11: write "T" between the date and the time`;
+  if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?$/.test(value)) return `${shown(value)} has no zone: end it with "Z" (UTC)`;
+  if (/^\d{4}-\d{2}-\d{2}T[\d:.]+[+-]\d{2}:?\d{2}$/.test(value)) return `${shown(value)} has an offset: convert it to UTC and end it with "Z"`;
+  if (/^\d{4}-\d{2}-\d{2}t/.test(value) || /z$/.test(value)) return `${shown(value)} has a lower-case "t" or "z": write them upper-case`;
+  return `${shown(value)} is not one`;
+}
+
 /** ISO 8601 UTC date-time; written to the snapshot normalised to milliseconds. */
 export const dateTime = z.iso
-  .datetime({ error: (issue) => nonexistentDate(issue.input) ?? "expected an ISO 8601 UTC date-time" })
+  .datetime({
+    // Not a string at all: the type's own message (issues.ts) names what it is.
+    error: (issue) => typeof issue.input !== "string" ? undefined
+      : nonexistentDate(issue.input) ?? `expected an ISO 8601 UTC date-time such as 2026-03-01T12:00:00Z: ${dateTimeProblem(issue.input)}`,
+  })
   .describe("An ISO 8601 UTC date-time ending in `Z`, e.g. `2026-03-01T12:00:00Z` (any fraction of a second).");
+
+/** Why a string is not a calendar date, after `expected <what>`: a date with a time, a day that does not exist, anything else. */
+export function dateMessage(input: string, expected = "a date YYYY-MM-DD"): string {
+  const nonexistent = nonexistentDate(input);
+  if (nonexistent !== undefined) return nonexistent;
+  if (/^\d{4}-\d{2}-\d{2}T/.test(input)) return `expected ${expected}: ${shown(input)} has a time: write ${JSON.stringify(input.slice(0, 10))}`;
+  return `expected ${expected}: ${shown(input)} is not one`;
+}
 
 /** A UTC calendar date, YYYY-MM-DD. */
 export const date = z.iso
-  .date({ error: (issue) => nonexistentDate(issue.input) ?? "expected a date YYYY-MM-DD" })
+  .date({ error: (issue) => (typeof issue.input === "string" ? dateMessage(issue.input) : undefined) })
   .describe("A calendar date `YYYY-MM-DD` that exists (no `2026-02-30`).");
 
 /**
@@ -101,8 +140,16 @@ const HTTP_URL_PATTERN = [
   "(?:[/?#]|$)",
 ].join("");
 
+/** Why a string is not an http(s) URL: no scheme, another scheme, or one the parser refuses. */
+function urlMessage(input: string): string {
+  const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(input.trim());
+  if (scheme === null) return `expected an http(s) URL: ${shown(input)} has no scheme: write it with "https://"`;
+  if (!/^https?$/i.test(scheme[1]!)) return `expected an http(s) URL: ${shown(input)} has the scheme "${scheme[1]}:"`;
+  return `expected an http(s) URL: ${shown(input)} is not one that parses (its host or port)`;
+}
+
 export const url = z
-  .url({ protocol: /^https?$/, error: "expected an http(s) URL" })
+  .url({ protocol: /^https?$/, error: (issue) => (typeof issue.input === "string" ? urlMessage(issue.input) : undefined) })
   .meta({ description: "An absolute http:// or https:// URL.", pattern: HTTP_URL_PATTERN });
 
 /**
@@ -130,7 +177,8 @@ function refuseHiddenCharacters(controls: RegExp, controlRange: string) {
     for (const [pattern, what] of patterns) {
       const found = pattern.exec(value);
       if (found !== null) {
-        context.addIssue({ code: "custom", message: `expected text without ${what}: ${codePoint(found[0])} at character ${found.index + 1}` });
+        const position = [...value.slice(0, found.index)].length + 1;
+        context.addIssue({ code: "custom", message: `expected text without ${what}: ${shown(value)} has ${codePoint(found[0])} at character ${position}` });
       }
     }
   };

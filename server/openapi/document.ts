@@ -5,7 +5,7 @@ import type { z } from "zod";
 import { errorEnvelope, meta, rateLimitInfo, errorDetail, successEnvelope } from "../envelope.ts";
 import { codeToStatus, errorCodes, type ErrorCode } from "../errors.ts";
 import { MAX_BODY_BYTES } from "../_body.ts";
-import { operationPolicy, RATE_WINDOW_MS, scopes, tierRateLimits, tiers, type Scope } from "../policy.ts";
+import { operationPolicy, operationSources, RATE_WINDOW_MS, scopes, tierRateLimits, tiers, type Scope } from "../policy.ts";
 import { routes, type Route } from "../routes.ts";
 import { publicRoutes, type PublicRoute } from "../public-routes.ts";
 import { referencePaths, type ReferencePath } from "../public/paths.ts";
@@ -71,7 +71,7 @@ function _operation(route: Route, examples: OpenApiInput["examples"]): JsonSchem
       content: { "application/json": success },
     },
   };
-  for (const code of errorsOf({ cost: policy.cost, hasPathIdentifier })) {
+  for (const code of errorsOf({ cost: policy.cost, hasPathIdentifier, readsCurated: operationSources[route.operation].length > 0 })) {
     responses[String(codeToStatus[code])] = { $ref: `#/components/responses/${errorResponseName(code)}` };
   }
   const missing = route.handler.missingParts.map((error) => `"${error.message}"`);
@@ -81,6 +81,7 @@ function _operation(route: Route, examples: OpenApiInput["examples"]): JsonSchem
     ...(policy.cost > 0 ? ["A 402's message names this cost and the key's balance."] : []),
     ...(hasPathIdentifier ? ["A record that is absent, hidden, deleted or ineligible answers 404 exactly as an unknown path does."] : []),
     ...(missing.length > 0 ? [`A record that is served without the part asked for answers 404 saying so: ${missing.join(", ")}.`] : []),
+    ...(operationSources[route.operation].length === 0 ? [] : ["A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route."]),
     request.shape.body === undefined
       ? "Unknown or repeated query parameters are refused with 422."
       : `The body is \`application/json\`, at most ${MAX_BODY_BYTES} bytes; unknown fields are refused with 422.`,

@@ -34,12 +34,13 @@ export const PUBLIC_RATE_LIMITED = "PublicRateLimited";
 /**
  * The errors of one operation. Every operation can meet the key, scope, rate-limit, validation
  * (unknown parameters at least) and internal checks; 402 needs a cost; NOT_FOUND is listed where
- * the path names a record (decision 3 and the spec's error table).
+ * the path names a record (decision 3 and the spec's error table), and where the operation reads
+ * curated data, since a snapshot that curates none of it does not offer it (decision 28).
  */
-export function errorsOf(operation: { cost: number; hasPathIdentifier: boolean }): ErrorCode[] {
+export function errorsOf(operation: { cost: number; hasPathIdentifier: boolean; readsCurated: boolean }): ErrorCode[] {
   return errorCodes.filter((code) => {
     if (code === "INSUFFICIENT_CREDITS") return operation.cost > 0;
-    if (code === "NOT_FOUND") return operation.hasPathIdentifier;
+    if (code === "NOT_FOUND") return operation.hasPathIdentifier || operation.readsCurated;
     return true;
   });
 }

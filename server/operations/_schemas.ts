@@ -11,8 +11,8 @@ export const pathSlug = z
 
 // Defaults live in the schemas, so that the handler, the docs and the OpenAPI document share them.
 
-/** `limit` as a query string: digits only, then the documented range; `fallback` when absent. */
-export function limitQuery(max: number, fallback: number) {
+/** An integer query parameter from 1 to `max` (`limit`, `days`): digits only, then the range; `fallback` when absent. */
+export function countQuery(max: number, fallback: number) {
   return z
     .string()
     .regex(/^[0-9]{1,6}$/, `must be an integer from 1 to ${max}`)
@@ -20,6 +20,9 @@ export function limitQuery(max: number, fallback: number) {
     .pipe(z.number().int().min(1, `must be an integer from 1 to ${max}`).max(max, `must be an integer from 1 to ${max}`))
     .default(fallback);
 }
+
+/** `limit` as a query string: digits only, then the documented range; `fallback` when absent. */
+export const limitQuery = countQuery;
 
 /** `limit` in a JSON body; `fallback` when absent. */
 export function limitBody(max: number, fallback: number) {
@@ -60,6 +63,7 @@ export const date = z.iso.date();
 export const projectRef = z.strictObject({ id: z.string(), slug: z.string(), name: z.string() });
 export const personRef = z.strictObject({ id: z.string(), slug: z.string(), full_name: z.string() });
 export const tokenRef = z.strictObject({ id: z.string(), symbol: z.string(), name: z.string() });
+export const stockRef = z.strictObject({ id: z.string(), slug: z.string(), name: z.string(), ticker: z.string() });
 
 export const projectIdentity = z.strictObject({ type: z.literal("project"), id: z.string(), slug: z.string(), name: z.string() });
 export const tokenIdentity = z.strictObject({ type: z.literal("token"), id: z.string(), symbol: z.string(), name: z.string() });
@@ -72,6 +76,7 @@ export const fundIdentity = z.strictObject({
 export const stockIdentity = z.strictObject({
   type: z.literal("stock"), id: z.string(), slug: z.string(), name: z.string(), ticker: z.string(),
 });
+export const narrativeIdentity = z.strictObject({ type: z.literal("narrative"), id: z.string(), slug: z.string(), name: z.string() });
 export const linkedEntity = z.strictObject({ type: z.enum(["project", "person"]), id: z.string() });
 export const xAccountReference = z.strictObject({
   type: z.literal("x_account"), id: z.string(), linked_entity: linkedEntity.optional(),

@@ -1,18 +1,19 @@
 // 16. GET /v1/discover/trending: the top-20 trending snapshot, live (≤2 h old) or for one of the
 // previous 30 UTC days; the entity filter and limit apply inside the fixed snapshot.
 import { z } from "zod";
-import { ApiError, noTrendingRanking, staleData } from "../errors.ts";
+import { ApiError, noLiveTrending, noTrendingRanking, staleData } from "../errors.ts";
 import { TRENDING_DATED_WINDOW_DAYS } from "../policy.ts";
 import { JsonText } from "../prebuilt-json.ts";
 import { date as calendarDay, dateTime, enumQuery, limitApplied, limitQuery, linkedEntity, rankOf } from "./_schemas.ts";
-import { freshUntil } from "./_freshness.ts";
+import { curatedCount, freshUntil } from "./_freshness.ts";
 import { rankedEntry, rankedJson, type RankedEntry } from "./_ranked-json.ts";
 import { defineOperation, invalidParameter } from "./operation.ts";
 
 export const TRENDING_ENTITIES_DEFAULT_LIMIT = 20;
 /** Each day's snapshot holds its top 20. */
 const TRENDING_ENTITIES_MAX_LIMIT = 20;
-const entityTypes = ["project", "token", "person", "x_account"] as const;
+/** The spec's four families, then those the sources may also name (decision 31). */
+const entityTypes = ["project", "token", "person", "x_account", "stock", "narrative"] as const;
 const DAY_MS = 86_400_000;
 
 /** YYYY-MM-DD that is also a real calendar date. */
@@ -36,6 +37,8 @@ const trendingEntry = z.discriminatedUnion("type", [
   z.strictObject({ type: z.literal("token"), rank, id: z.string(), slug: z.string(), name: z.string() }),
   z.strictObject({ type: z.literal("person"), rank, id: z.string(), slug: z.string(), full_name: z.string() }),
   z.strictObject({ type: z.literal("x_account"), rank, id: z.string(), linked_entity: linkedEntity.optional() }),
+  z.strictObject({ type: z.literal("stock"), rank, id: z.string(), slug: z.string(), name: z.string() }),
+  z.strictObject({ type: z.literal("narrative"), rank, id: z.string(), slug: z.string(), name: z.string() }),
 ]);
 
 export const listTrendingEntitiesResponse = z.strictObject({
@@ -91,16 +94,20 @@ export const listTrendingEntities = defineOperation({
       snapshot.prepare<[], { day: string; as_of: string }>("SELECT day, as_of FROM trending_days").all().map((r) => [r.day, r.as_of]),
     );
     const liveUntil = freshUntil(asOfByDay.get("live"), "trending_live");
+    // Dated signals but no live one ever curated: the live ranking is not stale, it does not exist.
+    const liveCurated = curatedCount(snapshot, "trending_live") > 0;
     // Every day's top 20, serialised once (_ranked-json.ts); 31 days at most.
     const rows = snapshot.prepare<[], EntryRow & { day: string }>(`
       SELECT e.entity_type AS type, 0 AS rank, e.entity_id AS id,
-             coalesce(p.slug, t.slug, h.slug) AS slug, coalesce(p.name, t.name) AS name, h.full_name AS full_name,
+             coalesce(p.slug, t.slug, h.slug, s.slug, n.slug) AS slug, coalesce(p.name, t.name, s.name, n.name) AS name, h.full_name AS full_name,
              x.linked_type AS linked_type, x.linked_id AS linked_id, e.day AS day
       FROM trending_entities e
         LEFT JOIN projects p ON e.entity_type = 'project' AND p.id = e.entity_id
         LEFT JOIN tokens t ON e.entity_type = 'token' AND t.id = e.entity_id
         LEFT JOIN people h ON e.entity_type = 'person' AND h.id = e.entity_id
         LEFT JOIN x_accounts x ON e.entity_type = 'x_account' AND x.id = e.entity_id
+        LEFT JOIN stocks s ON e.entity_type = 'stock' AND s.id = e.entity_id
+        LEFT JOIN narratives n ON e.entity_type = 'narrative' AND n.id = e.entity_id
       ORDER BY e.day, e.position`).all();
     const entriesByDay = new Map<string, Array<RankedEntry & { type: TrendingEntry["type"] }>>();
     for (const row of rows) {
@@ -111,6 +118,7 @@ export const listTrendingEntities = defineOperation({
       const date = query.date ?? null;
       let asOf: string | undefined;
       if (date === null) {
+        if (!liveCurated) return noLiveTrending;
         if (now() > liveUntil) return staleData;
         asOf = asOfByDay.get("live");
       } else {

@@ -1,7 +1,7 @@
-// 1. POST /v1/search: entities by name, symbol, slug, title or exact X handle, as identity objects.
+// 1. POST /v1/search: entities by name, symbol, slug, title, exact X handle or exact contract address, as identity objects.
 import { z } from "zod";
 import {
-  dateTime, date, fundIdentity, limitApplied, limitBody, personIdentity, projectIdentity, stockIdentity, tokenIdentity,
+  dateTime, date, fundIdentity, limitApplied, limitBody, narrativeIdentity, personIdentity, projectIdentity, stockIdentity, tokenIdentity,
 } from "./_schemas.ts";
 import {
   createSearchIndex, defaultSearchFamilies, searchFamilies, searchText, type SearchEntries, type SearchFamily,
@@ -61,7 +61,7 @@ const xAccountHit = z.strictObject({ type: z.literal("x_account"), id: z.string(
 const newsHit = z.strictObject({ type: z.literal("news"), id: z.string(), title: z.string(), published_at: dateTime });
 const eventHit = z.strictObject({ type: z.literal("event"), id: z.string(), slug: z.string(), name: z.string(), start_date: date });
 const searchResult = z.discriminatedUnion("type", [
-  projectIdentity, fundIdentity, personIdentity, tokenIdentity, stockIdentity, xAccountHit, newsHit, eventHit,
+  projectIdentity, fundIdentity, personIdentity, tokenIdentity, stockIdentity, xAccountHit, newsHit, eventHit, narrativeIdentity,
 ]);
 
 export const searchEntitiesResponse = z.strictObject({
@@ -74,8 +74,8 @@ export type SearchEntitiesResponse = z.output<typeof searchEntitiesResponse>;
 /**
  * Each hit's entry: its identity object, straight from SQLite (every identity field is text, so
  * json_object writes what JSON.stringify would). Search shows an X account as {type, id} only
- * (spec); links are for the X account endpoint. News and events are the rows get_news and
- * get_event serve: the snapshot holds no others. An X account is found by its exact id or handle.
+ * (spec); links are for the X account endpoint. News, events and narratives are the rows their
+ * detail operations serve: the snapshot holds no others. An X account is found by its exact id or handle.
  */
 export const searchEntries: SearchEntries = {
   families: {
@@ -86,6 +86,7 @@ export const searchEntries: SearchEntries = {
     stock: "json_object('type', 'stock', 'id', id, 'slug', slug, 'name', name, 'ticker', ticker)",
     news: "json_object('type', 'news', 'id', id, 'title', title, 'published_at', published_at)",
     event: "json_object('type', 'event', 'id', id, 'slug', slug, 'name', name, 'start_date', start_date)",
+    narrative: "json_object('type', 'narrative', 'id', id, 'slug', slug, 'name', name)",
     x_account: "json_object('type', 'x_account', 'id', id)",
   } satisfies Record<SearchKeyFamily, string>,
 };

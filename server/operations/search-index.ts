@@ -18,8 +18,8 @@ import { candidateTrigrams, statementCache } from "./_search-trigrams.ts";
 
 /** The six families of the spec: searched and echoed when a request names no `types`. */
 export const defaultSearchFamilies = ["project", "fund", "person", "token", "stock", "x_account"] as const;
-/** Every family, in the order `types` is echoed; news and events only when named (decision 25). */
-export const searchFamilies = [...defaultSearchFamilies, "news", "event"] as const;
+/** Every family, in the order `types` is echoed; news, events and narratives only when named (decisions 25 and 31). */
+export const searchFamilies = [...defaultSearchFamilies, "news", "event", "narrative"] as const;
 export type SearchFamily = (typeof searchFamilies)[number];
 /**
  * What a search returns for each hit: its entry, ready to send, a JSON expression over one row of

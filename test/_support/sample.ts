@@ -8,6 +8,7 @@ import type { z } from "zod";
 import type { eventSource } from "../../compiler/families/events/source.ts";
 import type { fundSource } from "../../compiler/families/funds/source.ts";
 import { families } from "../../compiler/families/index.ts";
+import type { narrativeSource } from "../../compiler/families/narratives/source.ts";
 import type { newsSource } from "../../compiler/families/news/source.ts";
 import type { personSource } from "../../compiler/families/people/source.ts";
 import type { projectSource } from "../../compiler/families/projects/source.ts";
@@ -33,6 +34,7 @@ export interface Sample {
   people: z.output<typeof personSource>[];
   funds: z.output<typeof fundSource>[];
   stocks: z.output<typeof stockSource>[];
+  narratives: z.output<typeof narrativeSource>[];
   news: z.output<typeof newsSource>[];
   events: z.output<typeof eventSource>[];
   x_accounts: z.output<typeof xAccountSource>[];

@@ -72,10 +72,12 @@ export interface TestServiceOptions {
   logger?: Logger;
   /** Counted by the app, the meter and serving, as `cei serve --metrics-port` does. */
   metrics?: Metrics;
+  /** The snapshot to serve; default: fixtures/valid, compiled once per test file. */
+  snapshotFile?: string;
 }
 
 export async function createTestService(options: TestServiceOptions = {}): Promise<TestService> {
-  const snapshotFile = await fixtureSnapshot(options.fixture);
+  const snapshotFile = options.snapshotFile ?? await fixtureSnapshot(options.fixture);
   const meterFile = join(testTempDir("cei-meter-"), "meter.db");
   const clock = { now: FIXTURE_NOW };
   const now = () => clock.now;

@@ -7,6 +7,7 @@ import { promisify } from "node:util";
 import { expect, onTestFinished, test } from "vitest";
 import Database from "better-sqlite3";
 import { inspectSnapshot } from "../../cli/inspect.ts";
+import { publishedOf, publishedText } from "../../snapshot/published.ts";
 import { FIXTURE_X_SECRET, fixtureDir } from "../_support/fixtures.ts";
 
 const run = promisify(execFile);
@@ -34,13 +35,15 @@ test("compile fails with every problem on stderr and exit 1; compile and inspect
   const out = join(dir, "snapshot.db");
   const bad = await cei(["compile", "--source", fixtureDir("errors-duplicates"), "--out", out, "--as-of", "2026-03-01T12:00:00Z"], { CEI_X_SECRET: SECRET });
   expect(bad.code).toBe(1);
-  expect(bad.stderr.split("\n").slice(0, 6)).toEqual([
+  expect(bad.stderr.split("\n").slice(0, 8)).toEqual([
     'funds.jsonl:2: id: duplicate id "f1" (first on line 1)',
+    'narratives.jsonl:2: id: duplicate id "n1" (first on line 1)',
+    'narratives.jsonl:3: slug: duplicate slug "n-2" (first on line 2)',
     'projects.jsonl:1: features[1].feature_id: duplicate feature_id "f1" (first at features[0])',
     'projects.jsonl:2: slug: duplicate slug "p-1" (first on line 1)',
     'projects.jsonl:3: id: duplicate id "p1" (first on line 1)',
     'tokens.jsonl:2: benchmark: duplicate benchmark "btc" (first on line 1)',
-    "x_accounts.jsonl:2: handle: duplicate X handle (first on line 1)",
+    'x_accounts.jsonl:2: handle: duplicate X handle "dup_handle" (case and @ ignored): 3 records use it, on lines 1, 2, 3; keep one, linked to the one entity the account speaks for',
   ]);
   const secretFile = privateFile(join(dir, "x-secret.txt"), FIXTURE_X_SECRET + "\n");
   const good = await cei(["compile", "--source", fixtureDir("valid"), "--out", out, "--as-of", "2026-03-01T12:00:00Z", "--x-secret-file", secretFile]);
@@ -51,7 +54,12 @@ test("compile fails with every problem on stderr and exit 1; compile and inspect
   const manifest = JSON.parse(inspected.stdout) as Record<string, unknown>;
   expect(manifest.compiled_at).toBeUndefined();
   expect(manifest.reference_time).toBe("2026-03-01T12:00:00.000Z");
-  expect(good.stdout).toBe(`compiled ${out} (content_hash ${String(manifest.content_hash)}, reference time 2026-03-01T12:00:00.000Z (--as-of))\nno earlier snapshot at ${out}\n`);
+  // What was published, per family; fixtures/valid feeds every operation, so none is "not offered".
+  expect(good.stdout).toBe(`compiled ${out} (content_hash ${String(manifest.content_hash)}, reference time 2026-03-01T12:00:00.000Z (--as-of))\n` +
+    `${publishedText(publishedOf(manifest))}no earlier snapshot at ${out}\n`);
+  expect(good.stdout).toContain("\n  projects    7 curated, 5 written; accepted and not published: description 1, links 1, status 1,");
+  expect(good.stdout).toContain("\n  trending    19 curated, ranked into the trending snapshots; accepted and not published: heat 1,");
+  expect(manifest.not_offered).toEqual([]);
   expect(readFileSync(out).subarray(0, 15).toString()).toBe("SQLite format 3");
 });
 
@@ -149,7 +157,7 @@ test("a compile that would empty a family is refused with what would change; --a
     `what would change in ${out}:`,
     "summary",
     "  events      4 removed",
-    "  manifest    7 entries changed",
+    "  manifest    18 entries changed",
     "warnings (1)",
     "  shrink: events: 4 → 0 records (−100%), more than 5%",
     `cei compile: 1 problem(s); ${out} was not written`,
@@ -158,9 +166,12 @@ test("a compile that would empty a family is refused with what would change; --a
   expect(readFileSync(out).equals(earlier)).toBe(true);
   const accepted = await compile("--allow-shrink");
   expect(accepted.code).toBe(0);
-  expect(accepted.stdout.split("\n").slice(1)).toEqual([
-    `against the earlier snapshot at ${out}:`, "summary", "  events      4 removed", "  manifest    7 entries changed",
+  const lines = accepted.stdout.split("\n");
+  // With events.jsonl empty, no record feeds the event operation (decision 28).
+  expect(lines).toContain("not offered (no curated record feeds them; they answer 404 as an unknown route): get_event");
+  expect(lines.slice(-7)).toEqual([
+    `against the earlier snapshot at ${out}:`, "summary", "  events      4 removed", "  manifest    18 entries changed",
     "warnings (1)", "  shrink: events: 4 → 0 records (−100%), more than 5%", "",
   ]);
-  expect((await compile()).stdout.split("\n").slice(1)).toEqual([`against the earlier snapshot at ${out}:`, "no differences", ""]);
+  expect((await compile()).stdout.split("\n").slice(-3)).toEqual([`against the earlier snapshot at ${out}:`, "no differences", ""]);
 });

@@ -19,14 +19,15 @@ const has = (sql: string, ...params: unknown[]): boolean => db.prepare(sql).get(
 test("the manifest counts every exclusion per family and rule", () => {
   expect(excluded).toEqual({
     events: { hidden: 1, deleted: 0, event_dates_not_validated: 1 },
-    funds: { hidden: 1, deleted: 0 },
-    news: { hidden: 1, deleted: 0, news_not_curated: 1, reference_ineligible: 1 },
-    people: { hidden: 1, deleted: 0, investment_not_verified: 1, reference_ineligible: 2, over_list_cap: 0 },
+    funds: { hidden: 1, deleted: 0, over_list_cap: 0 },
+    narratives: { hidden: 1, deleted: 0, narrative_signal_stale: 1, reference_ineligible: 1, over_list_cap: 0 },
+    news: { hidden: 1, deleted: 0, news_not_curated: 1, reference_ineligible: 2, over_list_cap: 0 },
+    people: { hidden: 1, deleted: 0, investment_not_verified: 1, reference_ineligible: 3, over_list_cap: 0 },
     projects: { hidden: 1, deleted: 1, feature_not_reviewed: 1, event_not_verified: 1, round_not_verified: 1,
       tvl_mapping_inconsistent: 2, tvl_stale: 1, trend_observation_stale: 1, over_list_cap: 4 },
     stocks: { hidden: 0, deleted: 1 },
     tokens: { hidden: 1, deleted: 0, tokenomics_field_stale: 1, tokenomics_field_low_confidence: 1, market_observation_stale: 1,
-      market_outside_top_200: 1, market_ineligible: 1, reference_ineligible: 1 },
+      market_outside_top_200: 1, market_ineligible: 1, reference_ineligible: 1, over_list_cap: 0 },
     trending: { trending_signal_stale: 1, reference_ineligible: 1 },
     x_accounts: { hidden: 1, deleted: 0 },
   });

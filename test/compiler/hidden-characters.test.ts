@@ -31,12 +31,12 @@ test("control and bidi characters in curated text are problems with file:line; p
   expect(result).toEqual({
     ok: false,
     problems: [
-      "funds.jsonl:2: name: expected text without control characters: U+0007 at character 5",
-      "funds.jsonl:3: name: expected text without bidirectional override or isolate characters: U+202E at character 5",
-      "funds.jsonl:4: name: expected text without control characters: U+0009 at character 4",
-      "funds.jsonl:5: name: expected text without bidirectional override or isolate characters: U+2066 at character 9",
-      "news.jsonl:2: summary: expected text without control characters: U+0000 at character 4",
-      "news.jsonl:3: summary: expected text without control characters: U+000D at character 9",
+      'funds.jsonl:2: name: expected text without control characters: "Bell\\u0007Fund" has U+0007 at character 5',
+      'funds.jsonl:3: name: expected text without bidirectional override or isolate characters: "Evil\\u202ednuf" has U+202E at character 5',
+      'funds.jsonl:4: name: expected text without control characters: "Tab\\tName" has U+0009 at character 4',
+      'funds.jsonl:5: name: expected text without bidirectional override or isolate characters: "Isolate \\u2066x\\u2069" has U+2066 at character 9',
+      'news.jsonl:2: summary: expected text without control characters: "Nul\\u0000here" has U+0000 at character 4',
+      'news.jsonl:3: summary: expected text without control characters: "Carriage\\rreturn" has U+000D at character 9',
     ],
   });
 });

@@ -21,12 +21,12 @@ test("formatIssues gives short messages", () => {
   const result = schema.safeParse(input);
   expect(result.success).toBe(false);
   expect(formatIssues(result.error!.issues, input)).toEqual([
-    { path: "n", message: "expected a number >= 0" },
-    { path: "m", message: "expected a number <= 10" },
+    { path: "n", message: "expected a number >= 0, not -1" },
+    { path: "m", message: "expected a number <= 10, not 11" },
     { path: "s", message: "required" },
-    { path: "list", message: "expected at most 1 items" },
-    { path: "kind", message: "expected one of: vc, angel" },
-    { path: "flag", message: "expected a boolean" },
+    { path: "list", message: "expected at most 1 item, not 2" },
+    { path: "kind", message: 'expected one of: vc, angel; not "x"' },
+    { path: "flag", message: "expected a boolean, not the number 1" },
     { path: "(root)", message: 'unknown field "extra"' },
   ]);
 });

@@ -158,6 +158,10 @@ const mistakes: Array<{ rule: string; family: string; record: unknown; path: str
   { rule: "a negative amount", family: "projects", record: mistake("projects.jsonl", ["funding", 0, "amount_usd"], -1), path: "funding[0].amount_usd" },
   { rule: "a fractional rank", family: "tokens", record: mistake("tokens.jsonl", ["market", "rank"], 1.5), path: "market.rank" },
   { rule: "an enum value the API does not list", family: "funds", record: mistake("funds.jsonl", ["fund_type"], "hedge"), path: "fund_type" },
+  { rule: "a short EVM contract address", family: "tokens", record: mistake("tokens.jsonl", ["contracts"], [{ chain_id: "eip155:1", address: "0x12ab" }]), path: "contracts[0].address" },
+  { rule: "a Solana address with a 0", family: "tokens", record: mistake("tokens.jsonl", ["contracts"], [{ chain_id: "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp", address: "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt0v" }]), path: "contracts[0].address" },
+  { rule: "an address with a space on another chain", family: "tokens", record: mistake("tokens.jsonl", ["contracts"], [{ chain_id: "tron:mainnet", address: "T R" }]), path: "contracts[0].address" },
+  { rule: "a chain id given as a number", family: "tokens", record: mistake("tokens.jsonl", ["contracts"], [{ chain_id: 1, address: "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48" }]), path: "contracts[0].chain_id" },
   { rule: "a snake_case value with a dash", family: "projects", record: mistake("projects.jsonl", ["funding", 0, "round_type"], "series-a"), path: "funding[0].round_type" },
 ];
 

@@ -46,8 +46,8 @@ test("without a reference time the compile derives it from the sources: no wall-
   // The derived time is the one an explicit --as-of at that instant gives: the same content.
   const explicit = await compileAt("c.db", { compiledAt: new Date("2026-03-01T11:58:00.000Z") });
   expect(explicit.manifest.content_hash).toBe(a.manifest.content_hash);
-  // A day later the live trending and market data are stale: a different content (accepted knowingly).
+  // A day later the live trending, market and narrative signals are stale: a different content (accepted knowingly).
   const dayLater = await compileAt("d.db", { compiledAt: new Date(FIXTURE_COMPILED_AT.getTime() + 86_400_000), allowStale: true });
   expect(dayLater.manifest.content_hash).not.toBe(a.manifest.content_hash);
-  expect(dayLater.result.ok && dayLater.result.warnings.length).toBe(3);
+  expect(dayLater.result.ok && dayLater.result.warnings.length).toBe(4);
 });

@@ -43,6 +43,24 @@ test("problemKind: the family file, the path without indexes, the message withou
   expect(problemKind("funds.jsonl", "(root)", "invalid UTF-8 at byte 5 of the line (byte 48 of the file): 0xE9 (\"é\" in Latin-1); save the file as UTF-8"))
     .toBe('funds.jsonl: (root): invalid UTF-8 at byte … of the line (byte … of the file): 0x… ("…" in Latin-1); save the file as UTF-8');
   expect(problemKind("notes-17.txt", "(root)", "not a family file, so not read: did you mean notes.jsonl?")).toBe("*: (root): not a family file, so not read: did you mean notes.jsonl?");
+  // A character is one value, however it is shown.
+  expect(problemKind("tokens.jsonl", "symbol", 'expected a symbol: "a b" has " " (a space) at character 2'))
+    .toBe(problemKind("tokens.jsonl", "symbol", 'expected a symbol: "a₮" has "₮" (U+20AE) at character 2'));
+  expect(problemKind("tokens.jsonl", "symbol", 'expected a symbol: "a₮" has "₮" (U+20AE) at character 2'))
+    .toBe(problemKind("tokens.jsonl", "symbol", 'expected a symbol: "a!" has "!" at character 2'));
+  // A list of lines is one value, however long.
+  expect(problemKind("x_accounts.jsonl", "handle", 'duplicate X handle "a": 12 records use it, on lines 1, 2, 3, …; keep one'))
+    .toBe(problemKind("x_accounts.jsonl", "handle", 'duplicate X handle "b": 2 records use it, on lines 4, 9; keep one'));
+});
+
+test("a handle 12 records share: one problem at each record after the first, naming the handle and its first 10 lines, all of one kind", async () => {
+  const handles = ["@Uniswap", "uniswap", "UNISWAP", "@uniswap", "Uniswap", "uniSwap", "UniSwap", "@UNISWAP", "uNiswap", "unIswap", "uniSWAP", "uniswaP"];
+  const source = sourceWith({ "x_accounts.jsonl": handles.map((handle) => JSON.stringify({ handle })).join("\n") + "\n" });
+  const result = await compileRefused(source, { maxProblems: 3 });
+  const lines = "1, 2, 3, 4, 5, 6, 7, 8, 9, 10, …";
+  expect(result.problems).toEqual([2, 3, 4].map((line) =>
+    `x_accounts.jsonl:${line}: handle: duplicate X handle ${JSON.stringify(handles[line - 1])} (case and @ ignored): 12 records use it, on lines ${lines}; keep one, linked to the one entity the account speaks for`));
+  expect(result.summary?.kinds.map((k) => k.count)).toEqual([11]);
 });
 
 test("45 records of {}: 20 problems of each of the 3 kinds, then every kind counted with its first locations", async () => {
@@ -174,7 +192,7 @@ test(`a record nested more than ${MAX_NESTING} levels deep is a problem at its l
   const result = await compileRefused(source);
   const tooDeep = `objects and arrays nested more than ${MAX_NESTING} levels deep: not read (a record needs at most a few)`;
   expect(result.problems).toEqual([
-    "projects.jsonl:1: (root): expected an object",
+    "projects.jsonl:1: (root): expected an object, not an array of 1 item",
     `projects.jsonl:2: (root): ${tooDeep}`,
     `projects.jsonl:3: (root): ${tooDeep}`,
     `projects.jsonl:4: (root): ${tooDeep}`,

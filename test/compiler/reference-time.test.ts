@@ -15,8 +15,9 @@ const compile = (options: { compiledAt?: Date; now?: Date; allowStale?: boolean;
 
 test("a snapshot already stale at the reference time is a problem, or with allowStale a warning", async () => {
   const stale = [
-    "trending.jsonl:4: observed_at: the trending_live snapshot would be empty: 8 observation(s) are more than 2 hours before the reference time 2026-03-05T12:00:00.000Z (the newest is 2026-03-01T11:45:00.000Z)",
+    "trending.jsonl:4: observed_at: the trending_live snapshot would be empty: 9 observation(s) are more than 2 hours before the reference time 2026-03-05T12:00:00.000Z (the newest is 2026-03-01T11:45:00.000Z)",
     "projects.jsonl:5: trend: the trending_projects snapshot would be empty: 5 observation(s) are more than 24 hours before the reference time 2026-03-05T12:00:00.000Z (the newest is 2026-03-01T09:00:00.000Z)",
+    "narratives.jsonl:1: signal.observed_at: the narrative_rankings snapshot would be empty: 3 observation(s) are more than 24 hours before the reference time 2026-03-05T12:00:00.000Z (the newest is 2026-03-01T10:00:00.000Z)",
     "tokens.jsonl:3: market.observed_at: the market snapshot would be empty: 9 observation(s) are more than 6 hours before the reference time 2026-03-05T12:00:00.000Z (the newest is 2026-03-01T11:58:00.000Z)",
   ];
   const compiledAt = new Date("2026-03-05T12:00:00.000Z");

@@ -34,11 +34,16 @@ test("trending appearances score 100 each; the highest signal counts, curated in
   expect(prominence("fund", "fund_cygnus")).toBe(40);
   expect(prominence("person", "person_alice")).toBe(100);
   expect(prominence("fund", "fund_atlas")).toBeNull();
+  // Narratives: the narrative rankings count as a trending snapshot. Restaking: ranked and live
+  // trending (200); DeFi: ranked only (100); Real-World Assets: curated 40, not ranked.
+  expect(prominence("narrative", "nar_restaking")).toBe(200);
+  expect(prominence("narrative", "nar_defi")).toBe(100);
+  expect(prominence("narrative", "nar_rwa")).toBe(40);
 });
 
 test("the stored order is prominence, then the shorter name, then id; hidden records are not in it", () => {
   const rows = db.prepare(`SELECT e.ord, e.entity_type, e.entity_id, e.prominence,
-      coalesce(p.name, t.name, f.name, s.name, pe.full_name, n.title, ev.name) AS name
+      coalesce(p.name, t.name, f.name, s.name, pe.full_name, n.title, ev.name, nr.name) AS name
     FROM search_entities e
       LEFT JOIN projects p ON e.entity_type = 'project' AND p.id = e.entity_id
       LEFT JOIN tokens t ON e.entity_type = 'token' AND t.id = e.entity_id
@@ -47,6 +52,7 @@ test("the stored order is prominence, then the shorter name, then id; hidden rec
       LEFT JOIN people pe ON e.entity_type = 'person' AND pe.id = e.entity_id
       LEFT JOIN news n ON e.entity_type = 'news' AND n.id = e.entity_id
       LEFT JOIN events ev ON e.entity_type = 'event' AND ev.id = e.entity_id
+      LEFT JOIN narratives nr ON e.entity_type = 'narrative' AND nr.id = e.entity_id
     ORDER BY e.ord`).all() as Array<{ ord: number; entity_type: string; entity_id: string; prominence: number | null; name: string | null }>;
   const sortKey = (r: (typeof rows)[number]) => [-(r.prominence ?? 0), [...(r.name ?? "")].length, r.entity_id, r.entity_type] as const;
   const sorted = [...rows].sort((a, b) => {

@@ -49,7 +49,8 @@ test("precomputed snapshots that would become empty are refused", async () => {
   const result = await compile({ compiledAt: new Date("2026-03-05T12:00:00.000Z"), allowStale: true });
   expect(result.ok ? [] : result.problems).toEqual([
     `${outFile}: (root): trending_projects would become empty (it has 4 entries); --allow-shrink replaces it knowingly`,
-    `${outFile}: (root): trending_entities would shrink from 12 to 7 entries (-42%), more than the 10% allowed; --allow-shrink replaces it knowingly`,
+    `${outFile}: (root): trending_entities would shrink from 14 to 8 entries (-43%), more than the 10% allowed; --allow-shrink replaces it knowingly`,
+    `${outFile}: (root): narrative_rankings would become empty (it has 2 entries); --allow-shrink replaces it knowingly`,
     `${outFile}: (root): market would become empty (it has 6 entries); --allow-shrink replaces it knowingly`,
     `${outFile}: (root): market_snapshot would become empty (it has 1 rows); --allow-shrink replaces it knowingly`,
   ]);

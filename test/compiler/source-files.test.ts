@@ -42,9 +42,9 @@ test("a misspelt extra file is a problem naming the family file it resembles", a
 });
 
 test("a family file named in another case is unknown, and its family missing", async () => {
-  await expectProblems("case", (source) => renameSync(join(source, "stocks.jsonl"), join(source, "Stocks.jsonl")), [
-    "Stocks.jsonl: (root): not a family file, so not read: did you mean stocks.jsonl?",
-    "stocks.jsonl: (root): missing: if the family is intentionally empty, create an empty stocks.jsonl",
+  await expectProblems("case", (source) => renameSync(join(source, "events.jsonl"), join(source, "Events.jsonl")), [
+    "Events.jsonl: (root): not a family file, so not read: did you mean events.jsonl?",
+    "events.jsonl: (root): missing: if the family is intentionally empty, create an empty events.jsonl",
   ]);
 });
 
@@ -66,7 +66,7 @@ test("a folder without family files is a problem, whatever else it holds", async
   const result = await compileSnapshot({ sourceDir: source, outFile, compiledAt: FIXTURE_COMPILED_AT });
   expect(result).toEqual({
     ok: false,
-    problems: [`${source}: (root): the source folder holds no family file (projects.jsonl, tokens.jsonl, people.jsonl, funds.jsonl, stocks.jsonl, news.jsonl, events.jsonl, x_accounts.jsonl, trending.jsonl)`],
+    problems: [`${source}: (root): the source folder holds no family file (projects.jsonl, tokens.jsonl, people.jsonl, funds.jsonl, stocks.jsonl, narratives.jsonl, news.jsonl, events.jsonl, x_accounts.jsonl, trending.jsonl)`],
   });
   expect(readFileSync(outFile).equals(earlier)).toBe(true);
 });
@@ -78,8 +78,8 @@ test("other files and folders are problems; README*, dotfiles and the output its
     writeFileSync(join(source, "README.md"), "");
     writeFileSync(join(source, ".DS_Store"), "");
   }, [
-    "archive/: (root): not a family file, so not read: the compiler reads only projects.jsonl, tokens.jsonl, people.jsonl, funds.jsonl, stocks.jsonl, news.jsonl, events.jsonl, x_accounts.jsonl, trending.jsonl (README* and dotfiles are ignored)",
-    "notes.txt: (root): not a family file, so not read: the compiler reads only projects.jsonl, tokens.jsonl, people.jsonl, funds.jsonl, stocks.jsonl, news.jsonl, events.jsonl, x_accounts.jsonl, trending.jsonl (README* and dotfiles are ignored)",
+    "archive/: (root): not a family file, so not read: the compiler reads only projects.jsonl, tokens.jsonl, people.jsonl, funds.jsonl, stocks.jsonl, narratives.jsonl, news.jsonl, events.jsonl, x_accounts.jsonl, trending.jsonl (README* and dotfiles are ignored)",
+    "notes.txt: (root): not a family file, so not read: the compiler reads only projects.jsonl, tokens.jsonl, people.jsonl, funds.jsonl, stocks.jsonl, narratives.jsonl, news.jsonl, events.jsonl, x_accounts.jsonl, trending.jsonl (README* and dotfiles are ignored)",
   ]);
   const source = join(dir, "ignorables");
   cpSync(fixtureDir("valid"), source, { recursive: true });

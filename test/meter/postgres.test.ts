@@ -41,19 +41,20 @@ describe("migrations", () => {
       { version: 2, name: "admission_checks_scope" },
       { version: 3, name: "admission_counts_first_never_waits" },
       { version: 4, name: "key_lifecycle" },
+      { version: 5, name: "narratives_scope" },
     ]);
     const run = await cei("keys", "migrate", "--meter", url);
-    expect(run).toEqual({ code: 0, stdout: "meter schema at version 4\n", stderr: "" });
+    expect(run).toEqual({ code: 0, stdout: "meter schema at version 5\n", stderr: "" });
   });
 
   it("a database migrated by a newer build is refused, by the server and by cei keys", async () => {
     const url = await newPostgresDatabase();
     await (await PostgresMeter.open(url)).close();
-    await query(url, "INSERT INTO schema_migrations VALUES (5, 'future', '2030-01-01T00:00:00.000Z')");
-    await expect(PostgresMeter.open(url)).rejects.toThrow("meter database schema version 5 is newer than this build supports (4)");
+    await query(url, "INSERT INTO schema_migrations VALUES (6, 'future', '2030-01-01T00:00:00.000Z')");
+    await expect(PostgresMeter.open(url)).rejects.toThrow("meter database schema version 6 is newer than this build supports (5)");
     const run = await cei("keys", "list", "--meter", url);
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain("schema version 5 is newer than this build supports (4)");
+    expect(run.stderr).toContain("schema version 6 is newer than this build supports (5)");
   });
 });
 

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openMeterDatabase } from "../../server/meter/sqlite/database.ts";
 import { LATEST_SCHEMA_VERSION, migrations } from "../../server/meter/sqlite/migrations.ts";
 import { SqliteMeter } from "../../server/meter/sqlite/meter.ts";
+import { scopes } from "../../server/policy.ts";
 import { openKeyStore } from "../../server/meter/open.ts";
 import { T0, issueKey, tempDir, type TempDir } from "./_helpers.ts";
 
@@ -81,6 +82,24 @@ describe("migrations", () => {
     const db = new Database(file, { readonly: true });
     expect(db.prepare("SELECT seq, kind, delta FROM ledger ORDER BY seq").all()).toEqual([
       { seq: 1, kind: "top_up", delta: 5 }, { seq: 2, kind: "charge", delta: -1 }, { seq: 3, kind: "debit", delta: -4 },
+    ]);
+    db.close();
+  });
+
+  it("a key that held every scope gains narratives; a key limited to some keeps its own (decision 31)", () => {
+    const old = new Database(file);
+    for (const migration of migrations.slice(0, 2)) old.exec(migration.sql);
+    old.exec("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL) STRICT");
+    for (const migration of migrations.slice(0, 2)) old.prepare("INSERT INTO schema_migrations VALUES (?, ?, 'x')").run(migration.version, migration.name);
+    old.exec(`INSERT INTO keys (id, secret_sha256, prefix, name, tier, scopes, state, created_at, updated_at) VALUES
+      ('key_all', 'h1', 'cei_a', NULL, 'pro', 'search,discovery,projects,funds,people,tokens,markets,stocks,news,events,x_accounts', 'active', 'x', 'x'),
+      ('key_some', 'h2', 'cei_b', NULL, 'pro', 'search,news', 'active', 'x', 'x')`);
+    old.close();
+    const db = openMeterDatabase(file, { now: () => T0 });
+    expect(db.prepare("SELECT id, scopes FROM keys ORDER BY id").all()).toEqual([
+      // Stored comma-separated in the policy's order.
+      { id: "key_all", scopes: scopes.join(",") },
+      { id: "key_some", scopes: "search,news" },
     ]);
     db.close();
   });

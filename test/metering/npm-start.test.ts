@@ -100,6 +100,10 @@ it("every released operation answers 200 with real data for the printed key; tre
     news: one("SELECT id FROM news ORDER BY id LIMIT 1"),
     xAccount: one("SELECT id FROM x_accounts ORDER BY id LIMIT 1"),
     event: one("SELECT slug FROM events ORDER BY id LIMIT 1"),
+    marketToken: one("SELECT token_id FROM market_assets ORDER BY position LIMIT 1"),
+    narrative: one("SELECT slug FROM narratives WHERE project_count > 0 ORDER BY id LIMIT 1"),
+    fund: one("SELECT slug FROM funds WHERE portfolio_count > 0 ORDER BY id LIMIT 1"),
+    stock: one("SELECT slug FROM stocks WHERE story_count > 0 ORDER BY id LIMIT 1"),
   };
   const xAccountIds = new Set(db.prepare("SELECT id FROM x_accounts").pluck().all());
   db.close();
@@ -135,6 +139,12 @@ it("every released operation answers 200 with real data for the printed key; tre
     ["get_news", get(`/v1/news/${ids.news}`), (d) => d.id === ids.news],
     ["get_x_account", get(`/v1/x-accounts/${ids.xAccount}`), (d) => d.id === ids.xAccount],
     ["get_event", get(`/v1/events/${ids.event}`), (d) => d.slug === ids.event],
+    ["get_token", get(`/v1/tokens/${ids.marketToken}`), (d) => d.market !== null],
+    ["get_token_unlocks", get(`/v1/tokens/${encodeURIComponent(ids.token)}/unlocks?days=365`), (d) => d.token.id === ids.token],
+    ["list_narratives", get("/v1/narratives"), (d) => d.results.length],
+    ["get_narrative", get(`/v1/narratives/${ids.narrative}`), (d) => d.projects.length],
+    ["get_fund", get(`/v1/funds/${ids.fund}`), (d) => d.portfolio.length],
+    ["get_stock_news", get(`/v1/stocks/${ids.stock}/news`), (d) => d.stories.length],
   ];
   for (const [operation, call, hasData] of calls) {
     const res = await call();

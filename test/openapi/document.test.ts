@@ -10,7 +10,7 @@ import { openApiText } from "../../cli/openapi.ts";
 import { codeToStatus, errorCodes } from "../../server/errors.ts";
 import { API_VERSION, buildOpenApi, openApiPath } from "../../server/openapi/document.ts";
 import { errorResponseName } from "../../server/openapi/responses.ts";
-import { operationPolicy } from "../../server/policy.ts";
+import { operationPolicy, operationSources } from "../../server/policy.ts";
 import { routes } from "../../server/routes.ts";
 import { OpenApiContract } from "../_support/openapi.ts";
 
@@ -71,10 +71,10 @@ describe.each(released.map((route) => [route.operation, route] as const))("%s", 
     expect(documented.description).toContain(policy.scope === null ? "Needs no scope." : `\`${policy.scope}\` scope`);
     expect(documented.description).toContain(`${policy.cost} credit`);
   });
-  it("lists exactly the errors it can give: 404 only with a path identifier, 402 only with a cost", () => {
+  it("lists exactly the errors it can give: 404 only with a path identifier or curated data to read (decision 28), 402 only with a cost", () => {
     const statuses = Object.keys(operationOf(route).responses).sort();
     const expected = ["200", "401", "403", "422", "429", "500"];
-    if (route.path.includes(":")) expected.push("404");
+    if (route.path.includes(":") || operationSources[route.operation].length > 0) expected.push("404");
     if (policy.cost > 0) expected.push("402");
     expect(statuses).toEqual(expected.sort());
   });

@@ -57,7 +57,7 @@ describe("cei sample", () => {
     expect(readXSecret(undefined, join(out, ".cei-x-secret"), {})).toMatch(/^[0-9a-f]{64}$/);
     const lines = stderr.mock.calls.map((call) => String(call[0]));
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^sample: wrote 1,102 lines in 9 files to .+ \(as-of 2026-06-15T12:00:00\.000Z, scale 1\) in \d+\.\ds\n$/);
+    expect(lines[0]).toMatch(/^sample: wrote 1,114 lines in 10 files to .+ \(as-of 2026-06-15T12:00:00\.000Z, scale 1\) in \d+\.\ds\n$/);
   });
 
   it("fails with a clear error on a bad option", async () => {

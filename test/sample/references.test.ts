@@ -15,7 +15,7 @@ describe.each([1, 4])("sample references at scale %d", (scale) => {
   const ids = (records: { id: string }[]) => new Set(records.map((r) => r.id));
 
   it("has unique ids, slugs and handles", () => {
-    for (const family of ["projects", "tokens", "people", "funds", "stocks", "events"] as const) {
+    for (const family of ["projects", "tokens", "people", "funds", "stocks", "narratives", "events"] as const) {
       const records = s[family] as { id: string; slug: string }[];
       expect(duplicates(records.map((r) => r.id)), family).toEqual([]);
       expect(duplicates(records.map((r) => r.slug)), family).toEqual([]);
@@ -36,22 +36,35 @@ describe.each([1, 4])("sample references at scale %d", (scale) => {
     }
   });
 
-  it("ties investments and roles to visible projects, and rounds to a round of that project", () => {
+  it("ties investments and roles to visible projects or funds, and rounds to a round of that project", () => {
     const rounds = new Map(s.projects.filter(visible).map((p) => [p.id, new Set(p.funding.map((r) => r.id))]));
+    const funds = ids(s.funds.filter(visible));
     for (const person of s.people) {
       for (const investment of person.investments) {
         expect(rounds.has(investment.project_id), person.id).toBe(true);
         if (investment.round_id !== null) expect(rounds.get(investment.project_id)!.has(investment.round_id), person.id).toBe(true);
       }
-      for (const role of person.roles) expect(rounds.has(role.project_id), person.id).toBe(true);
+      for (const role of person.roles) {
+        expect(role.project_id === null ? funds.has(role.fund_id!) : rounds.has(role.project_id), person.id).toBe(true);
+      }
     }
     expect(s.people.flatMap((p) => p.investments).some((i) => i.round_id !== null)).toBe(true);
+    expect(s.people.filter(visible).flatMap((p) => p.roles).filter((r) => r.fund_id !== null && r.is_current).length).toBeGreaterThan(5);
+  });
+
+  it("names visible projects in narratives, each once", () => {
+    const projects = ids(s.projects);
+    for (const narrative of s.narratives) {
+      expect(duplicates(narrative.projects), narrative.id).toEqual([]);
+      for (const project of narrative.projects) expect(projects.has(project), narrative.id).toBe(true);
+    }
   });
 
   it("names existing entities in news, and visible projects and people in X account links", () => {
     const known = new Set([
       ...s.projects.map((r) => `project:${r.id}`), ...s.tokens.map((r) => `token:${r.id}`),
       ...s.people.map((r) => `person:${r.id}`), ...s.funds.map((r) => `fund:${r.id}`),
+      ...s.stocks.map((r) => `stock:${r.id}`), ...s.narratives.map((r) => `narrative:${r.id}`),
     ]);
     for (const story of s.news) for (const e of story.entities) expect(known.has(`${e.type}:${e.id}`), story.id).toBe(true);
     const linkable = new Set([
@@ -66,6 +79,7 @@ describe.each([1, 4])("sample references at scale %d", (scale) => {
     const known = new Set([
       ...s.projects.filter(visible).map((r) => `project:${r.id}`), ...s.tokens.filter(visible).map((r) => `token:${r.id}`),
       ...s.people.filter(visible).map((r) => `person:${r.id}`),
+      ...s.stocks.filter(visible).map((r) => `stock:${r.id}`), ...s.narratives.filter(visible).map((r) => `narrative:${r.id}`),
       ...s.x_accounts.filter(visible).map((a) => `x_account:${normalise(a.handle)}`),
     ]);
     const keys = s.trending.map((t) => {

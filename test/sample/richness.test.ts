@@ -115,8 +115,29 @@ describe.each([AS_OF, ...OTHER_AS_OFS])("sample at scale 1, as of %s", (asOf) =>
     const curated = s.news.filter((n) => visible(n) && n.curated);
     expect(curated.length).toBeGreaterThan(50);
     expect(curated.every((n) => n.entities.length > 0 && ageMs(asOf, n.published_at) > 0)).toBe(true);
-    expect(distinct(curated.flatMap((n) => n.entities.map((e) => e.type)))).toEqual(["fund", "person", "project", "token"]);
+    expect(distinct(curated.flatMap((n) => n.entities.map((e) => e.type)))).toEqual(["fund", "narrative", "person", "project", "stock", "token"]);
     expect(s.news.some((n) => !n.curated)).toBe(true);
+  });
+
+  it("has narratives with projects and timelines, fresh signals in the last 10 hours, stale ones, and lists over 20", () => {
+    const served = s.narratives.filter(visible);
+    expect(served.length).toBeGreaterThanOrEqual(8);
+    const fresh = served.filter((n) => n.signal !== null && ageMs(asOf, n.signal.observed_at) <= 10 * HOUR);
+    expect(fresh.length).toBeGreaterThanOrEqual(5);
+    expect(fresh.every((n) => ageMs(asOf, n.signal!.observed_at) > 0)).toBe(true);
+    expect(s.narratives.some((n) => n.signal !== null && ageMs(asOf, n.signal.observed_at) > 24 * HOUR)).toBe(true);
+    expect(served.some((n) => n.signal === null)).toBe(true);
+    expect(served.every((n) => n.projects.length > 0 && n.timeline.length > 0)).toBe(true);
+    expect(served.some((n) => n.projects.length > 20)).toBe(true);
+    expect(served.some((n) => n.timeline.length > 20)).toBe(true);
+    expect(served.every((n) => n.timeline.every((t) => t.date < today()))).toBe(true);
+  });
+
+  it("has partners at funds: people with current roles at visible funds, and past ones", () => {
+    const roles = s.people.filter(visible).flatMap((p) => p.roles.filter((r) => r.fund_id !== null));
+    const funds = new Set(s.funds.filter(visible).map((f) => f.id));
+    expect(new Set(roles.filter((r) => r.is_current && funds.has(r.fund_id!)).map((r) => r.fund_id)).size).toBeGreaterThanOrEqual(5);
+    expect(roles.some((r) => !r.is_current)).toBe(true);
   });
 
   it("has validated events upcoming, ongoing and ended relative to the as-of date, and unvalidated ones", () => {
@@ -137,7 +158,7 @@ describe.each([AS_OF, ...OTHER_AS_OFS])("sample at scale 1, as of %s", (asOf) =>
   });
 
   it("has live trending signals from the last hour and daily ones for each of the previous 30 days, for every entity type", () => {
-    const types = ["person", "project", "token", "x_account"];
+    const types = ["narrative", "person", "project", "stock", "token", "x_account"];
     const live = s.trending.filter((t) => t.day === "live" && ageMs(asOf, t.observed_at) <= HOUR);
     expect(live.length).toBeGreaterThanOrEqual(20);
     expect(distinct(live.map((t) => t.entity.type))).toEqual(types);
@@ -152,7 +173,7 @@ describe.each([AS_OF, ...OTHER_AS_OFS])("sample at scale 1, as of %s", (asOf) =>
   });
 
   it("has hidden and deleted records in every family that has the flags", () => {
-    for (const family of ["projects", "tokens", "people", "funds", "stocks", "news", "events", "x_accounts"] as const) {
+    for (const family of ["projects", "tokens", "people", "funds", "stocks", "narratives", "news", "events", "x_accounts"] as const) {
       const records = s[family] as { hidden: boolean; deleted: boolean }[];
       expect(records.some((r) => r.hidden), family).toBe(true);
       expect(records.some((r) => r.deleted), family).toBe(true);

@@ -1,4 +1,4 @@
-// One table over all 19 operations: envelopes, headers, request ids, strict field sets, the 401
+// One table over every operation: envelopes, headers, request ids, strict field sets, the 401
 // cases, scope, unknown routes and methods, JSON on every error, and a scan of every body served.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { routes } from "../../server/routes.ts";
@@ -35,6 +35,12 @@ const cases: Record<OperationId, Case> = {
   get_news: { method: "GET", ok: "/v1/news/story:11111111-1111-4111-8111-111111111111", invalid: "/v1/news/story:1" },
   get_x_account: { method: "GET", ok: "/v1/x-accounts/xa_wqzvo7hriklvfiutr25qfkq6hf", invalid: `/v1/x-accounts/${"x".repeat(161)}` },
   get_event: { method: "GET", ok: "/v1/events/berlin-node-day", invalid: `/v1/events/${"e".repeat(161)}` },
+  get_token: { method: "GET", ok: "/v1/tokens/tok_aur", invalid: "/v1/tokens/tok_aur?limit=1" },
+  get_token_unlocks: { method: "GET", ok: "/v1/tokens/tok_aur/unlocks", invalid: "/v1/tokens/tok_aur/unlocks?days=366" },
+  list_narratives: { method: "GET", ok: "/v1/narratives", invalid: "/v1/narratives?limit=31" },
+  get_narrative: { method: "GET", ok: "/v1/narratives/defi-lending", invalid: "/v1/narratives/defi-lending?limit=21" },
+  get_fund: { method: "GET", ok: "/v1/funds/atlas-ventures", invalid: "/v1/funds/atlas-ventures?limit=0" },
+  get_stock_news: { method: "GET", ok: "/v1/stocks/orbit-holdings/news", invalid: `/v1/stocks/${"s".repeat(161)}/news` },
   get_key: { method: "GET", ok: "/v1/key", invalid: "/v1/key?limit=1" },
 };
 

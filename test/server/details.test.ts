@@ -25,6 +25,8 @@ describe("get_news", () => {
           { type: "token", id: "tok_aur", slug: "aurora", name: "Aurora Token" },
           { type: "person", id: "person_alice", slug: "alice-nakamoto", name: "Alice Nakamoto" },
           { type: "fund", id: "fund_atlas", slug: "atlas-ventures", name: "Atlas Ventures" },
+          { type: "stock", id: "stk_orbit", slug: "orbit-holdings", name: "Orbit Holdings" },
+          { type: "narrative", id: "nar_defi", slug: "defi-lending", name: "DeFi Lending" },
         ],
       },
       meta: okMeta(1, 999),

@@ -21,6 +21,11 @@ import { TRENDING_ENTITIES_DEFAULT_LIMIT } from "../../server/operations/list-tr
 import { TRENDING_PROJECTS_DEFAULT_LIMIT } from "../../server/operations/list-trending-projects.ts";
 import { SEARCH_DEFAULT_LIMIT } from "../../server/operations/search-entities.ts";
 import { PEOPLE_SEARCH_DEFAULT_LIMIT } from "../../server/operations/search-people.ts";
+import { TOKEN_UNLOCKS_DEFAULT_LIMIT } from "../../server/operations/get-token-unlocks.ts";
+import { NARRATIVES_DEFAULT_LIMIT } from "../../server/operations/list-narratives.ts";
+import { NARRATIVE_DEFAULT_LIMIT } from "../../server/operations/get-narrative.ts";
+import { FUND_DEFAULT_LIMIT } from "../../server/operations/get-fund.ts";
+import { STOCK_NEWS_DEFAULT_LIMIT } from "../../server/operations/get-stock-news.ts";
 
 const markdown = readFileSync(new URL("../../docs/api.md", import.meta.url), "utf8");
 
@@ -166,6 +171,11 @@ describe("docs/api.md tables equal server/policy.ts", () => {
     list_stock_rankings: STOCK_RANKINGS_DEFAULT_LIMIT,
     list_fund_rankings: FUND_RANKINGS_DEFAULT_LIMIT,
     list_trending_entities: TRENDING_ENTITIES_DEFAULT_LIMIT,
+    get_token_unlocks: TOKEN_UNLOCKS_DEFAULT_LIMIT,
+    list_narratives: NARRATIVES_DEFAULT_LIMIT,
+    get_narrative: NARRATIVE_DEFAULT_LIMIT,
+    get_fund: FUND_DEFAULT_LIMIT,
+    get_stock_news: STOCK_NEWS_DEFAULT_LIMIT,
   };
 
   /** Does the operation's request schema accept `limit` = n? (GET: query string; POST: JSON body.) */
@@ -218,7 +228,9 @@ describe("docs/api.md tables equal server/policy.ts", () => {
 
   it("the freshness table gives the enforced bounds", () => {
     const rows = tableAfter("## Freshness");
-    const order: (keyof typeof freshnessBounds)[] = ["trending_live", "trending_projects", "market", "fund_rankings", "project_tvl", "tokenomics"];
+    const order: (keyof typeof freshnessBounds)[] = [
+      "trending_live", "trending_projects", "narrative_rankings", "market", "fund_rankings", "project_tvl", "tokenomics",
+    ];
     expect(rows).toHaveLength(order.length);
     order.forEach((bound, i) => {
       const [, amount, unit] = /^(\d+) (hours|days)$/.exec(rows[i]![1]!) ?? [];

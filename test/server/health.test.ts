@@ -63,8 +63,13 @@ describe("GET /readyz", () => {
       const freshUntil = asOf === null || bound === undefined ? null : new Date(Date.parse(asOf) + bound).toISOString();
       precomputed[name] = { as_of: asOf, fresh_until: freshUntil, fresh: freshUntil === null ? bound === undefined : service.clock.now <= Date.parse(freshUntil) };
     }
-    expect(res.body).toEqual({ status: "ready", snapshot: manifest.content_hash, precomputed });
-    expect(Object.keys(precomputed).sort()).toEqual(["fund_rankings", "market", "stock_rankings", "trending_live", "trending_projects"]);
+    // fixtures/valid curates every family and every precomputed snapshot: it offers every operation.
+    const holds = {
+      families: ["projects", "tokens", "people", "funds", "stocks", "narratives", "news", "events", "x_accounts", "trending"],
+      precomputed: ["trending_projects", "fund_rankings", "stock_rankings", "market", "market_snapshot", "top_movers", "trending_live", "trending_days", "narrative_rankings"],
+    };
+    expect(res.body).toEqual({ status: "ready", snapshot: manifest.content_hash, precomputed, holds, not_offered: [] });
+    expect(Object.keys(precomputed).sort()).toEqual(["fund_rankings", "market", "narrative_rankings", "stock_rankings", "trending_live", "trending_projects"]);
   });
 
   it("says when a precomputed snapshot is no longer fresh, at request time", async () => {
@@ -119,7 +124,7 @@ describe("GET /readyz", () => {
       expect(res.status).toBe(503);
       expectPublicHeaders(res.headers);
       expect(res.body).toMatchObject({ status: "not_ready", reason: "meter_unavailable", snapshot: manifest.content_hash });
-      expect(Object.keys(res.body.precomputed as object).sort()).toEqual(["fund_rankings", "market", "stock_rankings", "trending_live", "trending_projects"]);
+      expect(Object.keys(res.body.precomputed as object).sort()).toEqual(["fund_rankings", "market", "narrative_rankings", "stock_rankings", "trending_live", "trending_projects"]);
     } finally {
       console.error = silenced;
       holder.prepare("ROLLBACK").run();

@@ -105,6 +105,7 @@ describe("list_trending_entities", () => {
           { type: "person", rank: 3, id: "person_alice", slug: "alice-nakamoto", full_name: "Alice Nakamoto" },
           { type: "x_account", rank: 4, id: "xa_wqzvo7hriklvfiutr25qfkq6hf", linked_entity: { type: "project", id: "proj_aurora" } },
           { type: "token", rank: 5, id: "tok_aur", slug: "aurora", name: "Aurora Token" },
+          { type: "narrative", rank: 6, id: "nar_restaking", slug: "restaking", name: "Restaking" },
         ],
       },
       meta: okMeta(1, 999),
@@ -127,8 +128,10 @@ describe("list_trending_entities", () => {
         { type: "token", rank: 2, id: "tok_eth", slug: "ethereum", name: "Ethereum" },
         { type: "project", rank: 3, id: "proj_aurora", slug: "aurora-swap", name: "Aurora Swap" },
         { type: "x_account", rank: 4, id: "xa_nhwftcegb4w5ixpknf4qigfd5r", linked_entity: { type: "person", id: "person_alice" } },
+        { type: "stock", rank: 5, id: "stk_orbit", slug: "orbit-holdings", name: "Orbit Holdings" },
       ],
     });
+    expect(ids(await get("/v1/discover/trending?date=2026-02-28&entity_type=stock"))).toEqual(["1:stk_orbit"]);
     expect(ids(await get("/v1/discover/trending?date=2026-01-30"))).toEqual(["1:proj_echo"]);
     expect(ids(await get("/v1/discover/trending?date=2026-02-01"))).toEqual([]);
   });

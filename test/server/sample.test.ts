@@ -31,7 +31,10 @@ let serving: Serving;
 let admin: Database.Database;
 let server: RunningServer;
 let key: string;
-let ids: Record<"project" | "person" | "token" | "news" | "xAccount" | "event" | "query" | "personQuery", string>;
+let ids: Record<
+  "project" | "person" | "token" | "news" | "xAccount" | "event" | "query" | "personQuery" | "marketToken" | "unlockToken" | "narrative" | "fund" | "stock",
+  string
+>;
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), "cei-sample-serve-"));
@@ -68,6 +71,12 @@ beforeAll(async () => {
     news: one("SELECT news_id FROM news_entities ORDER BY news_id LIMIT 1"),
     xAccount: one("SELECT id FROM x_accounts ORDER BY id LIMIT 1"),
     event: one("SELECT slug FROM events ORDER BY id LIMIT 1"),
+    marketToken: one("SELECT t.id FROM tokens t JOIN market_assets m ON m.token_id = t.id WHERE t.project_id IS NOT NULL ORDER BY t.id LIMIT 1"),
+    unlockToken: one(`SELECT token_id FROM token_unlock_plans
+      WHERE (step_amount > 0 AND end_ms > ${NOW} + 30 * 86400000) ORDER BY token_id LIMIT 1`),
+    narrative: one("SELECT n.slug FROM narratives n JOIN narrative_timeline t ON t.narrative_id = n.id WHERE n.project_count > 0 ORDER BY n.id LIMIT 1"),
+    fund: one("SELECT slug FROM funds WHERE portfolio_count > 0 AND partner_count > 0 ORDER BY id LIMIT 1"),
+    stock: one("SELECT slug FROM stocks WHERE story_count > 0 ORDER BY id LIMIT 1"),
   };
 }, 120_000);
 
@@ -111,11 +120,17 @@ function requests(): Record<OperationId, { path: string; body?: unknown; lists: 
     get_news: { path: `/v1/news/${ids.news}`, lists: ["entities"] },
     get_x_account: { path: `/v1/x-accounts/${encodeURIComponent(ids.xAccount)}`, lists: [] },
     get_event: { path: `/v1/events/${ids.event}`, lists: [] },
+    get_token: { path: `/v1/tokens/${encodeURIComponent(ids.marketToken)}`, lists: [] },
+    get_token_unlocks: { path: `/v1/tokens/${encodeURIComponent(ids.unlockToken)}/unlocks?days=365`, lists: ["unlocks"] },
+    list_narratives: { path: "/v1/narratives", lists: ["results"] },
+    get_narrative: { path: `/v1/narratives/${ids.narrative}`, lists: ["projects", "timeline"] },
+    get_fund: { path: `/v1/funds/${ids.fund}`, lists: ["portfolio", "partners"] },
+    get_stock_news: { path: `/v1/stocks/${ids.stock}/news`, lists: ["stories"] },
     get_key: { path: "/v1/key", lists: ["scopes"] },
   };
 }
 
-/** Operations with a path identifier (3-9, 11, 17-19), each with an identifier that is valid but absent. */
+/** Operations with a path identifier (3-9, 11, 17-21, 23-25), each with an identifier that is valid but absent. */
 const notFoundPaths: Partial<Record<OperationId, string>> = {
   get_person_investments: "/v1/people/no-such-person/investments",
   get_person_roles: "/v1/people/no-such-person/roles",
@@ -128,6 +143,11 @@ const notFoundPaths: Partial<Record<OperationId, string>> = {
   get_news: "/v1/news/story:00000000-0000-4000-8000-000000000000",
   get_x_account: "/v1/x-accounts/xa_no_such_account",
   get_event: "/v1/events/no-such-event",
+  get_token: "/v1/tokens/tok_no_such_token",
+  get_token_unlocks: "/v1/tokens/tok_no_such_token/unlocks",
+  get_narrative: "/v1/narratives/no-such-narrative",
+  get_fund: "/v1/funds/no-such-fund",
+  get_stock_news: "/v1/stocks/no-such-stock/news",
 };
 
 describe("the bundled sample, served over HTTP", () => {
@@ -148,7 +168,7 @@ describe("the bundled sample, served over HTTP", () => {
     }
   });
 
-  it("the path-identifier operations (3-9, 11, 17-19) answer 404 NOT_FOUND, uncharged, for an absent identifier", async () => {
+  it("the path-identifier operations (3-9, 11, 17-21, 23-25) answer 404 NOT_FOUND, uncharged, for an absent identifier", async () => {
     const withIdentifier = routes.filter((route) => route.path.includes("/:")).map((route) => route.operation);
     expect(Object.keys(notFoundPaths).sort()).toEqual([...withIdentifier].sort());
     for (const [operation, path] of Object.entries(notFoundPaths)) {

@@ -57,6 +57,24 @@ describe("search_entities", () => {
     expect(await results({ q: "alice_onchain", types: ["x_account"] })).toEqual([{ type: "x_account", id: "xa_nhwftcegb4w5ixpknf4qigfd5r" }]);
     expect(await results({ q: "hidden_acct" })).toEqual([]);
   });
+  it("finds tokens by the exact address of a contract: EVM addresses in any case, others byte for byte, never by part", async () => {
+    const usdc = [{ type: "token", id: "tok_usdc", symbol: "USDC", name: "USD Coin" }];
+    const weth = [{ type: "token", id: "tok_weth", symbol: "WETH", name: "Wrapped Ether" }];
+    expect(await results({ q: "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48" })).toEqual(usdc);
+    expect(await results({ q: "0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48", types: ["token"] })).toEqual(usdc);
+    expect(await results({ q: " 0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48 " })).toEqual(usdc);
+    expect(await results({ q: "0XA0B86991C6218B36C1D19D4A2E9EB0CE3606EB48" })).toEqual(usdc);
+    expect(await results({ q: "0xA0B86991C6218B36C1D19D4A2E9EB0CE3606EB48" })).toEqual(usdc);
+    expect(await results({ q: "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v" })).toEqual(usdc);
+    expect(await results({ q: "epjfwdd5aufqssqem2qn1xzybapc8g4weggkzwytdt1v" })).toEqual([]);
+    // One entity, though it has the address on two chains; a part of an address matches nothing.
+    expect(await results({ q: "0x4200000000000000000000000000000000000006" })).toEqual(weth);
+    expect(await results({ q: "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB4" })).toEqual([]);
+    expect(await results({ q: "0xa0b86991" })).toEqual([]);
+    expect(await results({ q: "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48", types: ["project", "fund"] })).toEqual([]);
+    // A hidden token's contracts are not written.
+    expect(await results({ q: "0x000000000000000000000000000000000000dEaD" })).toEqual([]);
+  });
   it("finds news stories and events only when they are named", async () => {
     const story = { type: "news", id: "story:11111111-1111-4111-8111-111111111111", title: "Aurora Swap raises a series A", published_at: "2026-02-28T15:30:00.000Z" };
     expect(await results({ q: "aurora", types: ["news"] })).toEqual([story]);

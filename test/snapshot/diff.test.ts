@@ -1,10 +1,11 @@
 // `cei diff` as a reviewer runs it, on snapshots compiled by the real compiler from fixtures/valid
 // and fixtures/valid-changed (one project renamed, one added, one deleted, a feature's status
 // changed, a fund's score raised so that the ranking moves, another re-scored so that the
-// ranking's as_of moves, ETH's market observation changed). Outputs are compared with the golden
-// files under test/snapshot/golden/, with content hashes and the format version masked (they change
-// with the compiler, not with the data). After an intended change to the output or to the
-// compiled fixtures, rewrite them with: CEI_UPDATE_GOLDEN=1 npx vitest run test/snapshot/diff.test.ts
+// ranking's as_of moves, ETH's market observation changed, USDC given one more contract). Outputs
+// are compared with the golden files under test/snapshot/golden/, with content hashes and the
+// format version masked (they change with the compiler, not with the data). After an intended
+// change to the output or to the compiled fixtures, rewrite them with:
+// CEI_UPDATE_GOLDEN=1 npx vitest run test/snapshot/diff.test.ts
 import { execFile } from "node:child_process";
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -38,4 +38,5 @@ export const events = defineFamily({
   output: "INSERT INTO events SELECT id, slug, name, event_type, start_date, end_date, city, country, website_url FROM k_events ORDER BY id;",
   search: { layout: "event", curated: { table: "k_events", id: "id" } },
   diff: "events",
+  curated: { events: "(SELECT count(*) FROM s_events)" },
 });

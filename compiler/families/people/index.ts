@@ -1,5 +1,6 @@
-// People: identity, verified investments and roles in projects; named by news entities, funding-round
-// investors, X accounts and trending entries.
+// People: identity, verified investments, and roles in projects and funds (a fund's current ones
+// make its partners, funds/index.ts); named by news entities, funding-round investors, X accounts
+// and trending entries.
 import { defineFamily } from "../define.ts";
 import { countBy, duplicate, intoProblems, overCap, visibilityCounts } from "../_sql.ts";
 import { bit, list, nullable } from "../_values.ts";
@@ -18,12 +19,12 @@ export const people = defineFamily({
       s_investments: {
         person_line: "INTEGER", idx: "INTEGER", project_id: "TEXT", round_id: "TEXT", invested_at: "DATETIME", verified: "INTEGER",
       },
-      s_roles: { person_line: "INTEGER", idx: "INTEGER", project_id: "TEXT", is_current: "INTEGER", started_at: "TEXT" },
+      s_roles: { person_line: "INTEGER", idx: "INTEGER", project_id: "TEXT", fund_id: "TEXT", is_current: "INTEGER", started_at: "TEXT" },
     },
     rows(r, line, to) {
       to("s_people").push(line, r.id, r.slug, r.full_name, bit(r.hidden), bit(r.deleted), nullable(r.prominence));
       list(r.investments).forEach((v, i) => to("s_investments").push(line, i, v.project_id, nullable(v.round_id), v.invested_at, bit(v.verified)));
-      list(r.roles).forEach((v, i) => to("s_roles").push(line, i, v.project_id, bit(v.is_current), nullable(v.started_at)));
+      list(r.roles).forEach((v, i) => to("s_roles").push(line, i, nullable(v.project_id), nullable(v.fund_id), bit(v.is_current), nullable(v.started_at)));
     },
     indexSql: [
       "CREATE INDEX s_people_id ON s_people (id);",
@@ -44,7 +45,9 @@ export const people = defineFamily({
    WHERE i.round_id IS NOT NULL AND EXISTS (SELECT 1 FROM s_projects p WHERE p.id = i.project_id)
      AND NOT EXISTS (SELECT 1 FROM s_projects p JOIN s_rounds r ON r.project_line = p.line WHERE p.id = i.project_id AND r.id = i.round_id);`,
     `${intoProblems} SELECT 'people.jsonl', r.person_line, printf('roles[%d].project_id', r.idx), printf('unknown project %s', json_quote(r.project_id))
-   FROM s_roles r WHERE NOT ${references.exists("project", "r.project_id")};`,
+   FROM s_roles r WHERE r.project_id IS NOT NULL AND NOT ${references.exists("project", "r.project_id")};`,
+    `${intoProblems} SELECT 'people.jsonl', r.person_line, printf('roles[%d].fund_id', r.idx), printf('unknown fund %s', json_quote(r.fund_id))
+   FROM s_roles r WHERE r.fund_id IS NOT NULL AND NOT ${references.exists("fund", "r.fund_id")};`,
   ],
   eligibility: () => `
 CREATE TABLE kept.k_people AS SELECT * FROM s_people WHERE hidden = 0 AND deleted = 0;
@@ -64,12 +67,16 @@ CREATE TABLE kept.k_roles AS SELECT pe.id AS person_id, pr.id AS project_id, r.i
     investment_not_verified: "(SELECT count(*) FROM s_investments i JOIN k_people p ON p.line = i.person_line WHERE i.verified = 0)",
     reference_ineligible: `((SELECT count(*) FROM s_investments i JOIN k_people p ON p.line = i.person_line
           WHERE i.verified = 1 AND i.project_id NOT IN (SELECT id FROM k_projects))
-        + (SELECT count(*) FROM s_roles r JOIN k_people p ON p.line = r.person_line WHERE r.project_id NOT IN (SELECT id FROM k_projects)))`,
+        + (SELECT count(*) FROM s_roles r JOIN k_people p ON p.line = r.person_line WHERE r.project_id NOT IN (SELECT id FROM k_projects))
+        + (SELECT count(*) FROM s_roles r JOIN k_people p ON p.line = r.person_line WHERE r.fund_id NOT IN (SELECT id FROM k_funds)))`,
     over_list_cap: `(${overCap("k_investments", "person_id")} + ${overCap("k_roles", "person_id")})`,
   }),
   output: `
 INSERT INTO people (id, slug, full_name, investment_count, role_count, is_search_candidate)
-  SELECT p.id, p.slug, p.full_name, coalesce(i.n, 0), coalesce(r.n, 0), (coalesce(i.n, 0) + coalesce(r.n, 0)) > 0
+  SELECT p.id, p.slug, p.full_name, coalesce(i.n, 0), coalesce(r.n, 0),
+    (coalesce(i.n, 0) + coalesce(r.n, 0)) > 0 OR EXISTS (SELECT 1 FROM k_fund_roles f WHERE f.person_id = p.id)
+      -- An X account's link names the person by id only: search must find them (decision 30).
+      OR p.id IN (SELECT linked_id FROM k_x WHERE linked_type = 'person')
   FROM k_people p
     LEFT JOIN ${countBy("k_investments", "person_id")} i ON i.owner = p.id
     LEFT JOIN ${countBy("k_roles", "person_id")} r ON r.owner = p.id
@@ -81,4 +88,5 @@ INSERT INTO person_roles SELECT person_id, position, project_id, is_current
 `,
   search: { layout: "person", curated: { table: "k_people", id: "id" } },
   diff: "people",
+  curated: { people: "(SELECT count(*) FROM s_people)" },
 });

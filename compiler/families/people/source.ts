@@ -16,14 +16,22 @@ export const investmentSource = z
 
 export const roleSource = z
   .strictObject({
-    project_id: field(entityId, "The project the person works for: must name a record of projects.jsonl. Written (as the project)."),
-    /** Titles are kept for curators and never written. */
-    title: z.string().optional().describe("The person's title: accepted and never written."),
+    project_id: nullableField(entityId, "The project the person works for: must name a record of projects.jsonl. Written (as the project, in the person's roles). A role names a project or a fund, not both."),
+    fund_id: nullableField(entityId, "The fund the person works for: must name a record of funds.jsonl. A current role makes the person one of the fund's partners. A role names a project or a fund, not both."),
+    title: z.string().optional().describe("Accepted and never written: the person's title, any string."),
     is_current: z.boolean().describe("Whether the person still holds the role. Written."),
     started_at: nullableField(date, "When the role started: orders the roles. Not written."),
     ...internalFields,
   })
-  .describe("A role the person holds or held at a project.");
+  .refine((role) => (role.project_id === null) !== (role.fund_id === null), "expected project_id or fund_id: one, not both")
+  // The same rule for JSON Schema, which cannot run the refinement: exactly one of the two is an id.
+  .meta({
+    oneOf: [
+      { required: ["project_id"], properties: { project_id: { type: "string", description: "A role at a project: project_id is an id." } } },
+      { required: ["fund_id"], properties: { fund_id: { type: "string", description: "A role at a fund: fund_id is an id." } } },
+    ],
+  })
+  .describe("A role the person holds or held at a project or a fund.");
 
 export const personSource = z
   .strictObject({
@@ -44,7 +52,7 @@ export const personSource = z
       .array(roleSource)
       .max(1000)
       .default([])
-      .describe("An array (at most 1000) of roles; 20 are served, current ones first. Default `[]`."),
+      .describe("An array (at most 1000) of roles at projects and funds; 20 of the project roles are served, current ones first; current fund roles make the person a partner of the fund. Default `[]`."),
   })
   .describe("A person (people.jsonl, one JSON object per line).");
 

@@ -24,6 +24,11 @@ export const projects = defineFamily({
     appearances: ["SELECT project_id FROM trending_projects"],
   },
   diff: "projects",
+  curated: {
+    projects: "(SELECT count(*) FROM s_projects)",
+    project_tvl: "(SELECT count(*) FROM s_tvl)",
+    trending_projects: "(SELECT count(DISTINCT project_line) FROM s_trend_observations)",
+  },
   rankings: {
     trending_projects: {
       sql: `

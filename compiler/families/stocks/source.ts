@@ -1,6 +1,6 @@
 // Stocks: listed (or about to list) companies with a crypto angle, ranked by IPO date.
 import { z } from "zod";
-import { date, entityId, field, internalFields, slug, text, searchFields, visibilityFields } from "../source-fields.ts";
+import { date, entityId, field, internalFields, patterned, searchFields, slug, text, visibilityFields } from "../source-fields.ts";
 
 export const stockRegions = ["us", "hk", "kr", "jp", "tw", "uk", "au", "br"] as const;
 export const cryptoAngles = [
@@ -10,12 +10,12 @@ export const cryptoAngles = [
 
 export const stockSource = z
   .strictObject({
-    id: field(entityId, "The stock's id. Unique in stocks.jsonl. Written."),
-    slug: field(slug, "The stock's slug. Unique in stocks.jsonl. Written, and searched."),
+    id: field(entityId, "The stock's id: news entities and trending entries name the stock by it. Unique in stocks.jsonl. Written."),
+    slug: field(slug, "The stock's slug, in `/v1/stocks/{slug}/news`. Unique in stocks.jsonl. Written, and searched."),
     name: field(text(200), "The company's name. Written, and searched."),
-    ticker: z
-      .string()
-      .regex(/^[A-Z0-9.-]{1,16}$/, "expected a ticker of 1-16 characters [A-Z0-9.-]")
+    ticker: patterned(/^[A-Z0-9.-]{1,16}$/, { expected: "a ticker of 1-16 characters [A-Z0-9.-]", allowed: /[A-Z0-9.-]/, min: 1, max: 16 }, {
+      suggestion: (value) => value.toUpperCase(),
+    })
       .describe("The ticker on its exchange, e.g. `MSTR` or `0700.HK`: 1-16 characters of upper-case A-Z, 0-9, `.` and `-`. Written, and searched."),
     exchange: field(text(32), "The exchange the stock lists on, e.g. `NASDAQ`. Written."),
     region: z.enum(stockRegions).describe("The market region of the listing. Written."),

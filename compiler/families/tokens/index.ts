@@ -4,7 +4,7 @@
 import { prominenceScores } from "../../policy.ts";
 import { defineFamily } from "../define.ts";
 import { tokenSource } from "./source.ts";
-import { tokenChecks, tokenEligibility, tokenExclusions, tokenObservations, tokenOutput } from "./sql.ts";
+import { tokenChecks, tokenEligibility, tokenExclusions, tokenFunctions, tokenObservations, tokenOutput } from "./sql.ts";
 import { tokenRankings } from "./rankings.ts";
 import { tokenStaging } from "./staging.ts";
 
@@ -19,12 +19,22 @@ export const tokens = defineFamily({
   eligibility: tokenEligibility,
   exclusions: () => tokenExclusions,
   output: tokenOutput,
+  functions: tokenFunctions,
   search: {
     layout: "token",
     curated: { table: "k_tokens", id: "id" },
     signals: [`SELECT token_id, ${prominenceScores.market("position")} FROM market_assets`],
   },
   diff: "tokens",
+  curated: {
+    tokens: "(SELECT count(*) FROM s_tokens)",
+    tokenomics: "(SELECT count(DISTINCT token_line) FROM s_tokenomics_fields)",
+    market: "(SELECT count(*) FROM s_tokens WHERE observed_at IS NOT NULL)",
+    top_movers: "(SELECT count(*) FROM s_tokens WHERE observed_at IS NOT NULL)",
+    // The market snapshot's row needs both benchmarks (docs/source-format.md, "Snapshots").
+    market_snapshot: `(SELECT CASE WHEN sum(benchmark = 'btc') > 0 AND sum(benchmark = 'eth') > 0 THEN count(*) ELSE 0 END
+      FROM s_tokens WHERE observed_at IS NOT NULL AND benchmark IS NOT NULL)`,
+  },
   rankings: tokenRankings,
   stale: {
     market: {

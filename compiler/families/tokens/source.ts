@@ -1,7 +1,9 @@
 // Tokens: identity, the market observation that places a token in the top-200 universe,
 // and tokenomics whose every field carries its own verification time and confidence.
 import { z } from "zod";
-import { dateTime, entityId, field, internalFields, nonNegative, nullableField, slug, snakeCase, text, searchFields, visibilityFields } from "../source-fields.ts";
+import { UNLOCK_CADENCES } from "../../../snapshot/unlocks.ts";
+import { dateTime, entityId, field, internalFields, nonNegative, nullableField, patterned, searchFields, slug, snakeCase, text, visibilityFields } from "../source-fields.ts";
+import { contractsSource } from "./contracts.ts";
 
 export const marketObservationSource = z.strictObject({
   observed_at: field(dateTime, "When the market data was observed: served only while less than 6 hours old; counts toward the reference time. Not written."),
@@ -43,12 +45,25 @@ export const allocationSource = z
 export const vestingScheduleSource = z
   .strictObject({
     allocation_bucket: field(snakeCase(64), "The allocation `bucket` this schedule vests. Written."),
-    start_at: field(dateTime, "When vesting starts. Written."),
-    cliff_at: nullableField(dateTime, "When the cliff ends. Written."),
-    end_at: field(dateTime, "When vesting ends. Written."),
-    cadence: field(snakeCase(32), "How often tokens unlock, e.g. `monthly`. Written."),
+    start_at: field(dateTime, "When vesting starts (the token generation event): the TGE share unlocks then. Written."),
+    cliff_at: nullableField(dateTime, "When the cliff ends: the steps accrued by then unlock at once; from `start_at` to `end_at`. Written."),
+    end_at: field(dateTime, "When vesting ends, after `start_at`: the last step unlocks then. Written."),
+    cadence: z
+      .enum(UNLOCK_CADENCES)
+      .describe("How often tokens unlock after the cliff: `daily`, `weekly`, `monthly`, `quarterly`, `yearly`, or `linear` (daily steps). Written."),
     percent_unlocked_at_tge: z.number().min(0).max(100).describe("The share unlocked at the token generation event, in percent (0-100). Written."),
     amount_native: field(nonNegative, "The amount vested, in the token's own units. Written."),
+  })
+  // The unlock rule (snapshot/unlocks.ts) needs a schedule that ends after it starts, and a cliff inside it.
+  .superRefine((schedule, context) => {
+    const [start, end] = [Date.parse(schedule.start_at), Date.parse(schedule.end_at)];
+    // A date-time that is not one is reported by its own field.
+    if (!Number.isFinite(start) || !Number.isFinite(end)) return;
+    if (!(end > start)) context.addIssue({ code: "custom", path: ["end_at"], message: `expected a time after start_at ${schedule.start_at}` });
+    const cliff = schedule.cliff_at === null || schedule.cliff_at === undefined ? null : Date.parse(schedule.cliff_at);
+    if (cliff !== null && (cliff < start || cliff > end)) {
+      context.addIssue({ code: "custom", path: ["cliff_at"], message: `expected a time from start_at ${schedule.start_at} to end_at ${schedule.end_at}` });
+    }
   })
   .describe("One vesting schedule.");
 
@@ -85,9 +100,7 @@ export const tokenSource = z
   .strictObject({
     id: field(entityId, "The token's id: news entities and trending entries name the token by it. Unique in tokens.jsonl. Written."),
     slug: field(slug, "The token's slug. Written, and searched."),
-    symbol: z
-      .string()
-      .regex(/^[A-Za-z0-9.$-]{1,20}$/, "expected a symbol of 1-20 characters")
+    symbol: patterned(/^[A-Za-z0-9.$-]{1,20}$/, { expected: "a symbol of 1-20 characters [A-Za-z0-9.$-]", allowed: /[A-Za-z0-9.$-]/, min: 1, max: 20 })
       .describe("The token's ticker symbol, e.g. `BTC`: 1-20 characters of A-Z, a-z, 0-9, `.`, `$` and `-`. Written, and searched."),
     name: field(text(200), "The token's name. Written, and searched."),
     /** The project that issues the token, if any. */
@@ -97,6 +110,7 @@ export const tokenSource = z
       z.enum(["btc", "eth"]),
       "Marks the token whose price heads the market snapshot: `btc` or `eth`, at most one token each. Not written.",
     ),
+    contracts: contractsSource,
     ...visibilityFields,
     ...searchFields,
     description: z.string().optional().describe("Accepted and never written: any string."),

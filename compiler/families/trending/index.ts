@@ -12,11 +12,12 @@ export const trending = defineFamily({
   schema: trendingSignalSource,
   staging: {
     tables: {
-      s_trending: { line: "INTEGER", entity_type: "TEXT", entity_id: "TEXT", day: "TEXT", observed_at: "DATETIME", score: "NUMERIC" },
+      // `handle` as written (an X account entry), for problems only.
+      s_trending: { line: "INTEGER", entity_type: "TEXT", entity_id: "TEXT", handle: "TEXT", day: "TEXT", observed_at: "DATETIME", score: "NUMERIC" },
     },
     rows(r, line, to, xid) {
       const entity = r.entity as Json;
-      to("s_trending").push(line, entity.type, xid ?? entity.id, r.day, r.observed_at, r.score);
+      to("s_trending").push(line, entity.type, xid ?? entity.id, entity.handle ?? null, r.day, r.observed_at, r.score);
     },
     indexSql: "CREATE INDEX s_trending_day ON s_trending (day, entity_type, entity_id);",
   },
@@ -26,7 +27,7 @@ export const trending = defineFamily({
   },
   checks: (references) => [
     `${intoProblems} SELECT 'trending.jsonl', s.line, CASE s.entity_type WHEN 'x_account' THEN 'entity.handle' ELSE 'entity.id' END,
-     CASE s.entity_type WHEN 'x_account' THEN 'unknown X account: no record of x_accounts.jsonl has this handle'
+     CASE s.entity_type WHEN 'x_account' THEN printf('unknown X account %s: no record of x_accounts.jsonl has this handle (case and @ ignored)', json_quote(s.handle))
        ELSE printf('unknown %s %s', s.entity_type, json_quote(s.entity_id)) END
    FROM s_trending s WHERE s.entity_id IS NULL OR NOT ${references.known("s.entity_type", "s.entity_id")};`,
   ],
@@ -37,6 +38,11 @@ export const trending = defineFamily({
       trending_signal_stale: `(SELECT count(*) FROM s_trending WHERE day = 'live' AND observed_at < ${liveCutoff})`,
       reference_ineligible: `(SELECT count(*) FROM s_trending s WHERE NOT (day = 'live' AND observed_at < ${liveCutoff}) AND NOT ${eligibleEntity("s.entity_type", "s.entity_id")})`,
     };
+  },
+  curated: {
+    trending: "(SELECT count(*) FROM s_trending)",
+    trending_live: "(SELECT count(*) FROM s_trending WHERE day = 'live')",
+    trending_days: "(SELECT count(*) FROM s_trending WHERE day <> 'live')",
   },
   // The entities are ranked on a side thread; the live snapshot's as_of is read from what it copied in.
   sideRankings: trendingSql,

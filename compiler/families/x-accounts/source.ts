@@ -1,10 +1,16 @@
 // X accounts: the handle is read to derive an opaque id and a search hash, and never written.
 import { z } from "zod";
-import { entityId, field, internalFields, nullableField, searchFields, visibilityFields } from "../source-fields.ts";
+import { entityId, field, internalFields, nullableField, patterned, searchFields, visibilityFields } from "../source-fields.ts";
 
-export const xHandle = z
-  .string()
-  .regex(/^@?[A-Za-z0-9_]{1,15}$/, "expected an X handle of 1-15 characters [A-Za-z0-9_]")
+/** A handle written as a profile URL (`https://x.com/foo`, `twitter.com/foo?lang=en`) or with a query: the handle alone. */
+function handleInside(value: string): string | undefined {
+  const match = /^(?:(?:https?:\/\/)?(?:(?:www|mobile)\.)?(?:twitter|x)\.com\/)?@?([A-Za-z0-9_]{1,15})(?:[/?#].*)?$/i.exec(value.trim());
+  return match?.[1];
+}
+
+export const xHandle = patterned(/^@?[A-Za-z0-9_]{1,15}$/, {
+  expected: "an X handle of 1-15 characters [A-Za-z0-9_]", allowed: /[A-Za-z0-9_]/, min: 1, max: 15, prefix: "@",
+}, { suggestion: handleInside })
   .describe("An X handle: 1-15 characters of A-Z, a-z, 0-9 and `_`, with or without a leading `@`; case is ignored.");
 
 export const xAccountSource = z

@@ -284,6 +284,15 @@ const migrations: readonly Migration[] = [
       END $$;
     `,
   },
+  {
+    version: 5,
+    name: "narratives_scope",
+    // The SQLite file's migration 3: a key that held every scope gains narratives (decision 31).
+    sql: `
+      UPDATE keys SET scopes = 'search,discovery,projects,funds,people,tokens,markets,stocks,news,narratives,events,x_accounts'
+        WHERE scopes = 'search,discovery,projects,funds,people,tokens,markets,stocks,news,events,x_accounts';
+    `,
+  },
 ];
 
 export const LATEST_POSTGRES_SCHEMA_VERSION = migrations[migrations.length - 1]?.version ?? 0;

@@ -105,6 +105,16 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX ledger_by_key ON ledger(key_id, seq);
     `,
   },
+  {
+    version: 3,
+    name: "narratives_scope",
+    // Decision 31 adds the scope narratives. A key that held every scope was made with all of them
+    // (decision 8) and keeps all of them; a key limited to some stays as it was.
+    sql: `
+      UPDATE keys SET scopes = 'search,discovery,projects,funds,people,tokens,markets,stocks,news,narratives,events,x_accounts'
+        WHERE scopes = 'search,discovery,projects,funds,people,tokens,markets,stocks,news,events,x_accounts';
+    `,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = migrations[migrations.length - 1]?.version ?? 0;
