@@ -23,6 +23,7 @@ const subcommands: Record<string, () => Promise<Register>> = {
   serve: async () => (await import("./serve.ts")).registerServe,
   keys: async () => (await import("./keys.ts")).registerKeys,
   openapi: async () => (await import("./openapi.ts")).registerOpenapi,
+  mcp: async () => (await import("./mcp.ts")).registerMcp,
 };
 
 const program = new Command("cei")

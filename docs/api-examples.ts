@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type Database from "better-sqlite3";
+import type { H3 } from "h3";
 import { compileSnapshot } from "../compiler/compile.ts";
 import { writeSample } from "../data/sample.ts";
 import { createApp } from "../server/app.ts";
@@ -123,38 +124,67 @@ function render(example: Example): string {
 
 // ---- running the examples ----
 
+/** The server the examples come from: the sample compiled at EXAMPLES_AS_OF, its clock at EXAMPLES_NOW. */
+export interface ExampleService {
+  app: H3;
+  serving: Serving;
+  /** The app's and the meter's clock: move `clock.now` to answer at another time. */
+  clock: { now: number };
+  newKey(tier: Tier, credits: number, scopes?: Scope[]): string;
+  /** Each key id made so far, with the numbered placeholder the examples show for it. */
+  keyIds: Map<string, string>;
+  ids: ReturnType<typeof pickIds>;
+  close(): void;
+}
+
+/** Writes and compiles the sample into `work` and serves it in-process, trending projects released (about 2 seconds). */
+export async function openExampleService(work: string): Promise<ExampleService> {
+  const sourceDir = join(work, "sample");
+  await writeSample({ outDir: sourceDir, asOf: EXAMPLES_AS_OF, scale: 1 });
+  const snapshotFile = join(work, "snapshot.db");
+  const compiled = await compileSnapshot({ sourceDir, outFile: snapshotFile, compiledAt: EXAMPLES_AS_OF, xSecret: X_SECRET });
+  if (!compiled.ok) throw new Error(`the sample did not compile:\n${compiled.problems.join("\n")}`);
+
+  const meterFile = join(work, "meter.db");
+  const clock = { now: EXAMPLES_NOW };
+  const now = () => clock.now;
+  const admin = openMeterDatabase(meterFile, { now });
+  const meter = SqliteMeter.open(meterFile, { now, synchronous: "NORMAL" });
+  const snapshot = openSnapshot(snapshotFile);
+  const serving = await Serving.open(snapshotFile, { now, log: () => undefined, xSecret: X_SECRET });
+  const app = createApp({ serving, meter, now, releaseTrendingProjects: true, checkResponses: true });
+  // Key ids are random too: each is shown as a numbered placeholder of the same format.
+  const keyIds = new Map<string, string>();
+  const ids = pickIds(snapshot);
+  return {
+    app, serving, clock, keyIds, ids,
+    newKey(tier, credits, scopes) {
+      const created = createKey(admin, { tier, credits, scopes }, clock.now);
+      keyIds.set(created.id, `key_${String(keyIds.size + 1).padStart(16, "0")}`);
+      return created.key;
+    },
+    close() {
+      meter.close();
+      admin.close();
+      snapshot.close();
+      serving.close();
+    },
+  };
+}
+
 /** Every example, from a fresh compile of the sample served in-process (about 2 seconds). */
 export async function collectExamples(): Promise<Example[]> {
   const work = mkdtempSync(join(tmpdir(), "cei-docs-examples-"));
   try {
-    const sourceDir = join(work, "sample");
-    await writeSample({ outDir: sourceDir, asOf: EXAMPLES_AS_OF, scale: 1 });
-    const snapshotFile = join(work, "snapshot.db");
-    const compiled = await compileSnapshot({ sourceDir, outFile: snapshotFile, compiledAt: EXAMPLES_AS_OF, xSecret: X_SECRET });
-    if (!compiled.ok) throw new Error(`the sample did not compile:\n${compiled.problems.join("\n")}`);
-
-    const meterFile = join(work, "meter.db");
-    const clock = { now: EXAMPLES_NOW };
-    const now = () => clock.now;
-    const admin = openMeterDatabase(meterFile, { now });
-    const meter = SqliteMeter.open(meterFile, { now, synchronous: "NORMAL" });
-    const snapshot = openSnapshot(snapshotFile);
-    const serving = await Serving.open(snapshotFile, { now, log: () => undefined, xSecret: X_SECRET });
-    const app = createApp({ serving, meter, now, releaseTrendingProjects: true, checkResponses: true });
-    // Key ids are random too: each is shown as a numbered placeholder of the same format.
-    const keyIds = new Map<string, string>();
-    const newKey = (tier: Tier, credits: number, scopes?: Scope[]) => {
-      const created = createKey(admin, { tier, credits, scopes }, clock.now);
-      keyIds.set(created.id, `key_${String(keyIds.size + 1).padStart(16, "0")}`);
-      return created.key;
-    };
+    const service = await openExampleService(work);
+    const { app, clock, keyIds, ids } = service;
+    const newKey = service.newKey.bind(service);
     const withPlaceholders = (text: string, requestId: string, placeholder: string) => {
       let out = text.replaceAll(requestId, placeholder);
       for (const [id, shown] of keyIds) out = out.replaceAll(id, shown);
       return out;
     };
 
-    const ids = pickIds(snapshot);
     const examples: Example[] = [];
     let requestCount = 0;
     const placeholderId = () => `req_00000000-0000-4000-8000-${String(++requestCount).padStart(12, "0")}`;
@@ -237,10 +267,7 @@ export async function collectExamples(): Promise<Example[]> {
     ];
     for (const [operation, request] of graph) await call(operation, { ...request, key }, 200);
 
-    meter.close();
-    admin.close();
-    snapshot.close();
-    serving.close();
+    service.close();
     return examples;
   } finally {
     rmSync(work, { recursive: true, force: true });

@@ -10,7 +10,7 @@
 // bound (query parameters, body size, details), so that it can still be a 422.
 import type { IncomingMessage } from "node:http";
 import type { H3Event } from "h3";
-import { ApiError, type ErrorDetail } from "./errors.ts";
+import { ApiError, insufficientCredits, type ErrorDetail } from "./errors.ts";
 import type { Admission, Decision, KeyRecord, Meter, Settlement } from "./meter/interface.ts";
 import type { Caller, OperationHandler } from "./operations/operation.ts";
 import { operationPolicy, type Scope } from "./policy.ts";
@@ -54,7 +54,6 @@ const keyExpired = new ApiError("FORBIDDEN", "The API key has expired.");
 const missingScope = new ApiError("FORBIDDEN", "The API key does not have the scope this operation requires.");
 const routeNotFound = new ApiError("NOT_FOUND");
 const rateLimited = new ApiError("RATE_LIMITED");
-const insufficientCredits = new ApiError("INSUFFICIENT_CREDITS");
 const internalError = new ApiError("INTERNAL_ERROR");
 const refusedBy = { forbidden: keyNotActive, expired: keyExpired, out_of_scope: missingScope, rate_limited: rateLimited } as const;
 const FRESH = { fresh: true } as const;
@@ -146,7 +145,7 @@ export class Pipeline {
       ? served.handler.validate({ params, query }, problems)
       : served.handler.validateReceived(params, query, body, problems);
     if (!validation.valid) return _free(validation.error);
-    if (admission.credits_remaining < served.cost) return _free(insufficientCredits);
+    if (admission.credits_remaining < served.cost) return _free(insufficientCredits(served.cost, admission.credits_remaining));
     const caller: Caller = { id: key.id, tier: admission.rate_limit.tier, scopes: key.scopes, credits_remaining: admission.credits_remaining, rate_limit: admission.rate_limit };
     const result = served.handler.run(validation.request, caller);
     if (result.outcome !== "ok") return _free(result.error);
@@ -183,7 +182,7 @@ export class Pipeline {
       case "forbidden":
         return this.#error(trace, keyNotActive, metering);
       case "insufficient_credits":
-        return this.#error(trace, insufficientCredits, metering);
+        return this.#error(trace, insufficientCredits(served.cost, charge.credits_remaining), metering);
     }
   }
 

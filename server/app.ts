@@ -91,7 +91,11 @@ export function createApp(options: AppOptions): H3 {
     (path, answer) => app.get(path, (event) => {
       const trace = newTrace("reference");
       const headers = event.req.headers;
-      const request = { acceptEncoding: headers.get("accept-encoding") ?? undefined, ifNoneMatch: headers.get("if-none-match") ?? undefined };
+      const request = {
+        acceptEncoding: headers.get("accept-encoding") ?? undefined,
+        ifNoneMatch: headers.get("if-none-match") ?? undefined,
+        snapshot: serving.contentHash,
+      };
       return _withoutSnapshot(event, trace, answering, () => answer(trace.requestId, request));
     }),
     { releaseTrendingProjects: options.releaseTrendingProjects === true },

@@ -13,6 +13,7 @@ import {
 import { answerFromListener, answerOnSocket, answerRateLimited, listenerProblems } from "./_listener-answers.ts";
 import { listenDefaults, publicBucketDefault, type ListenLimits } from "./listen-limits.ts";
 import type { ServiceLog } from "./log.ts";
+import { isReferencePath } from "./public/paths.ts";
 
 export interface ListenOptions extends Partial<ListenLimits> {
   port?: number;
@@ -27,11 +28,10 @@ export interface ListenOptions extends Partial<ListenLimits> {
   publicBucket?: BucketShape;
 }
 
-/** The paths whose answers are large and keyless (the reference page and the document): limited per client. */
+/** The paths whose answers are large and keyless (the reference page, the document, llms.txt): limited per client. */
 export function isPublicAssetPath(url: string): boolean {
   const end = url.indexOf("?");
-  const path = end === -1 ? url : url.slice(0, end);
-  return path === "/openapi.json" || path === "/docs" || path.startsWith("/docs/");
+  return isReferencePath(end === -1 ? url : url.slice(0, end));
 }
 
 export interface RunningServer {

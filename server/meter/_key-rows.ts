@@ -25,7 +25,13 @@ export const SELECT_KEYS = `
 export const INSERT_KEY = `INSERT INTO keys (id, secret_sha256, prefix, name, tier, scopes, state, created_at, updated_at, expires_at)
   VALUES (?, ?, ?, ?, ?, ?, 'active', ?, ?, ?)`;
 export const INSERT_LEDGER = "INSERT INTO ledger (key_id, kind, operation, delta, request_id, created_at) VALUES (?, ?, NULL, ?, NULL, ?)";
-export const ADD_CREDITS = "UPDATE balances SET credits = credits + ? WHERE key_id = ?";
+/**
+ * The largest balance a key may hold: 2^53 - 1, the largest integer every JSON reader holds
+ * exactly, so `credits_remaining` is always read as it was written (the contract states it).
+ */
+export const MAX_BALANCE = Number.MAX_SAFE_INTEGER;
+/** Changes nothing (and returns no row) when the balance would pass MAX_BALANCE; bind the amount twice. */
+export const ADD_CREDITS = `UPDATE balances SET credits = credits + ? WHERE key_id = ? AND credits <= ${MAX_BALANCE} - ? RETURNING credits`;
 /** Changes nothing (and returns no row) when the balance would go below 0. */
 export const TAKE_CREDITS = "UPDATE balances SET credits = credits - ? WHERE key_id = ? AND credits >= ? RETURNING credits";
 export const SET_SECRET = "UPDATE keys SET secret_sha256 = ?, prefix = ?, updated_at = ? WHERE id = ?";
@@ -61,6 +67,10 @@ export function unknownKeyError(id: string): KeyManagementError {
 export function checkedAmount(amount: number): number {
   if (!Number.isSafeInteger(amount) || amount < 1) throw new KeyManagementError(`invalid credit amount ${amount}`);
   return amount;
+}
+
+export function balanceTooLargeError(verb: string, amount: number, id: string): KeyManagementError {
+  return new KeyManagementError(`cannot ${verb} ${amount} credits to key "${id}": its balance would pass ${MAX_BALANCE}, the largest a balance may hold`);
 }
 
 export function overdrawnError(verb: string, amount: number, id: string, credits: number): KeyManagementError {

@@ -8,11 +8,13 @@ import { MAX_BODY_BYTES } from "../_body.ts";
 import { operationPolicy, operationSources, RATE_WINDOW_MS, scopes, tierRateLimits, tiers, type Scope } from "../policy.ts";
 import { routes, type Route } from "../routes.ts";
 import { publicRoutes, type PublicRoute } from "../public-routes.ts";
-import { errorResponseName, errorResponses, errorsOf, pascalCase, publicHeaders, successHeaders } from "./responses.ts";
+import { referencePaths, type ReferencePath } from "../public/paths.ts";
+import {
+  componentName, errorResponseName, errorResponses, errorsOf, PUBLIC_RATE_LIMITED, publicHeaders, referenceHeaders, successHeaders,
+} from "./responses.ts";
 import { componentSchemas, inlineSchema, objectFields, type JsonSchema } from "./_schemas.ts";
 
 export const API_VERSION = "1.0.0-beta";
-export const DEFAULT_SERVER_URL = "http://127.0.0.1:8787";
 
 export interface OpenApiInput {
   /** Documents the hidden operation 10 (GET /v1/projects/trending). */
@@ -60,8 +62,7 @@ function _operation(route: Route, examples: OpenApiInput["examples"]): JsonSchem
     ...objectFields(request.shape.query).map((field) => ({ name: field.name, in: "query", required: field.required, schema: field.schema })),
   ];
   const hasPathIdentifier = route.path.includes(":");
-  const name = pascalCase(route.operation);
-  const success: JsonSchema = { schema: { $ref: `#/components/schemas/${name}Response` } };
+  const success: JsonSchema = { schema: { $ref: `#/components/schemas/${componentName.envelope(route.operation)}` } };
   if (Object.hasOwn(examples, route.operation)) success.examples = { sample: { $ref: `#/components/examples/${route.operation}` } };
   const responses: Record<string, JsonSchema> = {
     "200": {
@@ -73,9 +74,13 @@ function _operation(route: Route, examples: OpenApiInput["examples"]): JsonSchem
   for (const code of errorsOf({ cost: policy.cost, hasPathIdentifier, readsCurated: operationSources[route.operation].length > 0 })) {
     responses[String(codeToStatus[code])] = { $ref: `#/components/responses/${errorResponseName(code)}` };
   }
+  const missing = route.handler.missingParts.map((error) => `"${error.message}"`);
   const description = [
     policy.scope === null ? "Needs no scope." : `Needs the \`${policy.scope}\` scope.`,
     `Costs ${_credits(policy.cost)} per successful call; errors cost nothing.`,
+    ...(policy.cost > 0 ? ["A 402's message names this cost and the key's balance."] : []),
+    ...(hasPathIdentifier ? ["A record that is absent, hidden, deleted or ineligible answers 404 exactly as an unknown path does."] : []),
+    ...(missing.length > 0 ? [`A record that is served without the part asked for answers 404 saying so: ${missing.join(", ")}.`] : []),
     ...(operationSources[route.operation].length === 0 ? [] : ["A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route."]),
     request.shape.body === undefined
       ? "Unknown or repeated query parameters are refused with 422."
@@ -109,22 +114,37 @@ Every request needs \`Authorization: Bearer <API_KEY>\`. Every answer is JSON: \
 
 **Any other path or method** (including HEAD and OPTIONS) answers \`401 INVALID_API_KEY\` without a valid key, \`403 FORBIDDEN\` with a disabled, revoked or expired one, \`429 RATE_LIMITED\` when the key's window is used up, and \`404 NOT_FOUND\` otherwise, in the same error envelopes.`;
 
-/** The paths outside /v1 (decision 19): no key, never metered. */
+const PUBLIC_DESCRIPTION = "Needs no key and is never metered: costs nothing. Answers nothing beyond the public contract and the loaded snapshot's content hash, `as_of` times and freshness. A request the HTTP layer cannot accept (headers over 16 KiB, not valid HTTP/1.1, too slow) gets the 422 error envelope, as on every path.";
+
+/** What every path outside /v1 shares (decision 19): no key, no scope, cost 0. */
+function _free(operationId: string, summary: string, description: string, responses: Record<string, JsonSchema>): JsonSchema {
+  // What the HTTP layer answers by itself to any request (headers too large, not HTTP, too slow).
+  responses[String(codeToStatus.INVALID_REQUEST)] = { $ref: `#/components/responses/${errorResponseName("INVALID_REQUEST")}` };
+  return { operationId, summary, description, tags: [PUBLIC_TAG], security: [], "x-scope": null, "x-credit-cost": 0, responses };
+}
+
+/** Health and readiness: JSON, `no-store`. */
 function _publicOperation(route: PublicRoute): JsonSchema {
   const responses: Record<string, JsonSchema> = {};
   for (const [status, { description, body }] of Object.entries(route.responses)) {
     responses[status] = { description, headers: publicHeaders(), content: { "application/json": { schema: inlineSchema(body, "output") } } };
   }
-  // What the HTTP layer answers by itself to any request (headers too large, not HTTP, too slow).
-  responses[String(codeToStatus.INVALID_REQUEST)] = { $ref: `#/components/responses/${errorResponseName("INVALID_REQUEST")}` };
-  return {
-    operationId: route.path.slice(1),
-    summary: route.summary,
-    description: "Needs no key and is never metered; answers nothing beyond the loaded snapshot's content hash, `as_of` times and freshness. A request the HTTP layer cannot accept (headers over 16 KiB, not valid HTTP/1.1, too slow) gets the 422 error envelope, as on every path.",
-    tags: [PUBLIC_TAG],
-    security: [],
-    responses,
+  return _free(route.path.slice(1), route.summary, PUBLIC_DESCRIPTION, responses);
+}
+
+/** The document, the page and llms.txt: revalidated with an ETag, compressed on request, a per-client budget. */
+function _referenceOperation(reference: ReferencePath): JsonSchema {
+  const mediaType = reference.contentType.split(";")[0]!;
+  const body: JsonSchema = mediaType === "application/json"
+    ? { schema: { type: "object", description: "This document." } }
+    : { schema: { type: "string" } };
+  const responses: Record<string, JsonSchema> = {
+    "200": { description: "The current version.", headers: referenceHeaders(), content: { [mediaType]: body } },
+    "304": { description: "The client's copy (`If-None-Match`) is current; no body.", headers: referenceHeaders() },
+    "429": { $ref: `#/components/responses/${PUBLIC_RATE_LIMITED}` },
   };
+  const description = `${PUBLIC_DESCRIPTION} Each client address may ask for the reference paths 30 times at once and twice a second after that.`;
+  return _free(reference.operationId, reference.summary, description, responses);
 }
 
 const PUBLIC_TAG = "Service";
@@ -138,12 +158,13 @@ export function buildOpenApi(input: OpenApiInput): OpenApiDocument {
   }
 
   for (const route of publicRoutes) paths[route.path] = { get: _publicOperation(route) };
+  for (const reference of referencePaths) paths[reference.path] = { get: _referenceOperation(reference) };
 
   const named: Array<readonly [string, z.ZodType]> = [["Meta", meta], ["RateLimit", rateLimitInfo], ["ErrorDetail", errorDetail]];
-  for (const code of errorCodes) named.push([`${errorResponseName(code)}Error`, errorEnvelope(code)]);
+  for (const code of errorCodes) named.push([componentName.errorEnvelope(errorResponseName(code)), errorEnvelope(code)]);
+  named.push([componentName.errorEnvelope(PUBLIC_RATE_LIMITED), errorEnvelope("RATE_LIMITED", "never")]);
   for (const route of published) {
-    const name = pascalCase(route.operation);
-    named.push([`${name}Data`, route.handler.response], [`${name}Response`, successEnvelope(route.handler.response)]);
+    named.push([componentName.result(route.operation), route.handler.response], [componentName.envelope(route.operation), successEnvelope(route.handler.response)]);
   }
 
   const exampleNames = [...published.map((route) => route.operation), ...errorCodes.map((code: ErrorCode) => errorResponseName(code))];
@@ -162,14 +183,16 @@ export function buildOpenApi(input: OpenApiInput): OpenApiDocument {
       description: _description(),
       license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" },
     },
-    servers: [{ url: DEFAULT_SERVER_URL, description: "`npm start` on this machine; use your deployment's base URL." }],
+    // Relative: the server that serves this document (OpenAPI 3.1, 4.8.5.1), so a client generated
+    // from any deployment's /openapi.json calls that deployment; the file is served byte for byte.
+    servers: [{ url: "/", description: "The server this document was fetched from (`npm start` serves it at http://127.0.0.1:8787/openapi.json)." }],
     security: [{ bearerAuth: [] }],
     tags: [
       ...tagNames.map((name) => ({
         name,
         description: scopeOfTag.has(name) ? `Operations that need the \`${scopeOfTag.get(name)}\` scope.` : "Operations that need no scope.",
       })),
-      { name: PUBLIC_TAG, description: "Health and readiness, outside `/v1`: no key, never metered." },
+      { name: PUBLIC_TAG, description: "Health, readiness, this document, the reference page and llms.txt, outside `/v1`: no key, never metered, cost 0." },
     ],
     paths,
     components: {

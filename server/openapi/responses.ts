@@ -1,6 +1,6 @@
 // The responses of the document: which errors an operation can give, and each response's headers.
-import type { z } from "zod";
-import { responseHeaders } from "../envelope.ts";
+import { z } from "zod";
+import { keyKnownOn, responseHeaders } from "../envelope.ts";
 import { codeToStatus, defaultMessages, errorCodes, type ErrorCode } from "../errors.ts";
 import { inlineSchema, type JsonSchema } from "./_schemas.ts";
 
@@ -10,6 +10,26 @@ export function pascalCase(name: string): string {
 }
 
 export const errorResponseName = (code: ErrorCode) => pascalCase(code);
+
+/**
+ * Component names, from the operation ids and error codes alone, chosen so that no mainstream
+ * generator makes the same name for a type of its own: @hey-api/openapi-ts names an operation's
+ * types `<Op>Data`, `<Op>Response(s)` and `<Op>Error(s)`, orval `<Op>Params`, `<Op>Body` and
+ * `<Op><Param>`, and either renames ours (`GetProjectResponse2`) or collides when they meet.
+ * `.ci/generators.sh` runs openapi-typescript, @hey-api/openapi-ts and orval on the document and
+ * fails on any renamed or missing component.
+ */
+export const componentName = {
+  /** The `data` of an operation's success: `GetProjectResult`. */
+  result: (operation: string) => `${pascalCase(operation)}Result`,
+  /** An operation's whole success body, `{data, meta}`: `GetProjectEnvelope`. */
+  envelope: (operation: string) => `${pascalCase(operation)}Envelope`,
+  /** An error's whole body, `{error, meta}`: `NotFoundEnvelope`. */
+  errorEnvelope: (response: string) => `${response}Envelope`,
+};
+
+/** The 429 of the reference paths' per-client budget: no key, so no balance or window. */
+export const PUBLIC_RATE_LIMITED = "PublicRateLimited";
 
 /**
  * The errors of one operation. Every operation can meet the key, scope, rate-limit, validation
@@ -24,20 +44,6 @@ export function errorsOf(operation: { cost: number; hasPathIdentifier: boolean; 
     return true;
   });
 }
-
-/**
- * Whether the key's balance and window headers are sent: never without a key (401); always after
- * the meter answered; possibly not on a 422 refused before routing (oversized headers) or a 500.
- */
-const keyHeadersOn: Record<ErrorCode, "no" | "always" | "maybe"> = {
-  INVALID_API_KEY: "no",
-  INSUFFICIENT_CREDITS: "always",
-  FORBIDDEN: "always",
-  NOT_FOUND: "always",
-  INVALID_REQUEST: "maybe",
-  RATE_LIMITED: "always",
-  INTERNAL_ERROR: "maybe",
-};
 
 function _headers(groups: ReadonlyArray<readonly [Record<string, z.ZodType>, boolean]>): Record<string, JsonSchema> {
   const out: Record<string, JsonSchema> = {};
@@ -54,26 +60,44 @@ export function successHeaders(): Record<string, JsonSchema> {
   return _headers([[responseHeaders.always, true], [responseHeaders.snapshot, true], [responseHeaders.keyKnown, true]]);
 }
 
+const referenceHeaderSchemas = {
+  "Cache-Control": z.literal("no-cache").describe("May be kept, but revalidated: send `If-None-Match` with the `ETag` for a 304."),
+  ETag: z.string().regex(/^"[0-9a-f]{16}(-br|-gz)?"$/).describe("Names the bytes sent: a hash of the content and the encoding."),
+  Vary: z.literal("Accept-Encoding").describe("Sent in brotli or gzip when `Accept-Encoding` allows it."),
+  "x-service-request-id": responseHeaders.always["x-service-request-id"],
+};
+
+/** The reference paths (/openapi.json, /docs, /llms.txt): revalidated, negotiated, no key headers. */
+export function referenceHeaders(): Record<string, JsonSchema> {
+  return _headers([[referenceHeaderSchemas, true], [responseHeaders.snapshot, false]]);
+}
+
 /** The public paths: no key headers; the snapshot only while one is loaded. */
 export function publicHeaders(): Record<string, JsonSchema> {
   const { "x-service-credits-used": _credits, ...always } = responseHeaders.always;
   return _headers([[always, true], [responseHeaders.snapshot, false]]);
 }
 
-export function errorHeaders(code: ErrorCode): Record<string, JsonSchema> {
-  // The answers that may come before the app (the listener's 422s) or instead of it (a 500) may lack the snapshot.
-  const groups: Array<readonly [Record<string, z.ZodType>, boolean]> = [[responseHeaders.always, true], [responseHeaders.snapshot, keyHeadersOn[code] !== "maybe"]];
-  if (keyHeadersOn[code] !== "no") groups.push([responseHeaders.keyKnown, keyHeadersOn[code] === "always"]);
+/**
+ * An error's headers. The answers that may come before the app (the listener's 422s and 429s) or
+ * instead of it (a 500) may lack the snapshot: `from: "listener"`.
+ */
+export function errorHeaders(code: ErrorCode, keyKnown = keyKnownOn[code], from: "app" | "listener" = keyKnown === "maybe" ? "listener" : "app"): Record<string, JsonSchema> {
+  const groups: Array<readonly [Record<string, z.ZodType>, boolean]> = [[responseHeaders.always, true], [responseHeaders.snapshot, from === "app"]];
+  if (keyKnown !== "never") groups.push([responseHeaders.keyKnown, keyKnown === "always"]);
   if (code === "RATE_LIMITED") groups.push([responseHeaders.rateLimited, true]);
   return _headers(groups);
 }
 
-/** components.responses: one per error code, with its envelope, headers and (when given) example. */
+/**
+ * components.responses: one per error code, with its envelope, headers and (when given) example,
+ * and the reference paths' 429.
+ */
 export function errorResponses(hasExample: (name: string) => boolean): Record<string, JsonSchema> {
   const out: Record<string, JsonSchema> = {};
   for (const code of errorCodes) {
     const name = errorResponseName(code);
-    const media: JsonSchema = { schema: { $ref: `#/components/schemas/${name}Error` } };
+    const media: JsonSchema = { schema: { $ref: `#/components/schemas/${componentName.errorEnvelope(name)}` } };
     if (hasExample(name)) media.examples = { sample: { $ref: `#/components/examples/${name}` } };
     out[name] = {
       description: `HTTP ${codeToStatus[code]} \`${code}\`: ${defaultMessages[code]}`,
@@ -81,5 +105,10 @@ export function errorResponses(hasExample: (name: string) => boolean): Record<st
       content: { "application/json": media },
     };
   }
+  out[PUBLIC_RATE_LIMITED] = {
+    description: `HTTP 429 \`RATE_LIMITED\`: this client address asked for the reference paths too often (30 at once, then 2 a second); sent after a second. No key is involved: \`meta\` holds no balance or window.`,
+    headers: errorHeaders("RATE_LIMITED", "never", "listener"),
+    content: { "application/json": { schema: { $ref: `#/components/schemas/${componentName.errorEnvelope(PUBLIC_RATE_LIMITED)}` } } },
+  };
   return out;
 }

@@ -48,6 +48,15 @@ export const noQuery = z.strictObject({});
 
 // ---- response ----
 
+/** The `limit` a list applied, echoed: the request's, or the default (1 to the request's maximum). */
+export const limitApplied = (max: number) => z.number().int().min(1).max(max);
+
+/** A response-local rank in a list of at most `max` entries. */
+export const rankOf = (max: number) => z.number().int().min(1).max(max);
+
+/** How many records a list counts (all that are served, not only those returned). */
+export const recordCount = z.number().int().min(0);
+
 export const dateTime = z.iso.datetime({ precision: 3 });
 export const date = z.iso.date();
 
@@ -59,8 +68,10 @@ export const stockRef = z.strictObject({ id: z.string(), slug: z.string(), name:
 export const projectIdentity = z.strictObject({ type: z.literal("project"), id: z.string(), slug: z.string(), name: z.string() });
 export const tokenIdentity = z.strictObject({ type: z.literal("token"), id: z.string(), symbol: z.string(), name: z.string() });
 export const personIdentity = z.strictObject({ type: z.literal("person"), id: z.string(), slug: z.string(), full_name: z.string() });
+/** The kinds of fund the API knows (the spec's list; `family-office` keeps its spelling). */
+export const fundTypeValues = ["vc", "angel", "accelerator", "launchpad", "cvc", "family-office"] as const;
 export const fundIdentity = z.strictObject({
-  type: z.literal("fund"), id: z.string(), slug: z.string(), name: z.string(), fund_type: z.string(),
+  type: z.literal("fund"), id: z.string(), slug: z.string(), name: z.string(), fund_type: z.enum(fundTypeValues),
 });
 export const stockIdentity = z.strictObject({
   type: z.literal("stock"), id: z.string(), slug: z.string(), name: z.string(), ticker: z.string(),

@@ -3,7 +3,8 @@
 import { z } from "zod";
 import { scopes as allScopes, tiers } from "../policy.ts";
 import { defineOperation } from "./operation.ts";
-import { dateTime, noQuery } from "./_schemas.ts";
+import { noQuery } from "./_schemas.ts";
+import { meta, rateLimitInfo } from "../envelope.ts";
 
 const getKeyRequest = z.strictObject({ params: z.strictObject({}), query: noQuery });
 
@@ -12,13 +13,8 @@ const getKeyResponse = z.strictObject({
   id: z.string(),
   tier: z.enum(tiers),
   scopes: z.array(z.enum(allScopes)),
-  credits_remaining: z.number().int().nonnegative(),
-  rate_limit: z.strictObject({
-    limit: z.number().int().positive(),
-    remaining: z.number().int().nonnegative(),
-    reset_at: dateTime,
-    tier: z.enum(tiers),
-  }),
+  credits_remaining: meta.shape.credits_remaining,
+  rate_limit: rateLimitInfo,
 });
 type GetKeyResponse = z.output<typeof getKeyResponse>;
 

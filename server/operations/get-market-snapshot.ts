@@ -15,7 +15,8 @@ export const getMarketSnapshotResponse = z.strictObject({
   kind: z.literal("market_snapshot"),
   as_of: dateTime,
   universe: z.literal("top_200_market_assets"),
-  represented_asset_count: z.number().int(),
+  // The top-200 universe (docs/api.md, operation 13).
+  represented_asset_count: z.number().int().min(0).max(200),
   represented_market_cap_usd: z.number(),
   represented_volume_24h_usd: z.number(),
   btc_price_usd: z.number(),

@@ -13,7 +13,9 @@ export const getNewsRequest = z.strictObject({
   query: noQuery,
 });
 
-const newsEntity = z.strictObject({ type: z.string(), id: z.string(), slug: z.string(), name: z.string() });
+/** What a story may name: the families news.jsonl may link. */
+const newsEntityTypes = ["project", "token", "person", "fund"] as const;
+const newsEntity = z.strictObject({ type: z.enum(newsEntityTypes), id: z.string(), slug: z.string(), name: z.string() });
 
 export const getNewsResponse = z.strictObject({
   type: z.literal("news"),

@@ -1,7 +1,7 @@
 // 3. GET /v1/people/{slug}/investments: up to 20 verified invested projects, as identities only.
 import { z } from "zod";
 import { notFound } from "../errors.ts";
-import { firstRows, limitQuery, pathSlug, personRef, projectRef } from "./_schemas.ts";
+import { firstRows, limitApplied, limitQuery, pathSlug, personRef, projectRef, recordCount } from "./_schemas.ts";
 import { defineOperation } from "./operation.ts";
 
 /** Default and maximum: the whole bounded list (at most 20 are kept per person). */
@@ -17,8 +17,8 @@ export const getPersonInvestmentsResponse = z.strictObject({
   kind: z.literal("person_investments"),
   id: z.string(),
   person: personRef,
-  limit: z.number().int(),
-  investment_count: z.number().int(),
+  limit: limitApplied(PERSON_INVESTMENTS_MAX_LIMIT),
+  investment_count: recordCount,
   results: z.array(projectRef),
 });
 export type GetPersonInvestmentsResponse = z.output<typeof getPersonInvestmentsResponse>;

@@ -1,7 +1,7 @@
 // 4. GET /v1/people/{slug}/roles: the projects a person holds or held a role at; titles omitted.
 import { z } from "zod";
 import { notFound } from "../errors.ts";
-import { firstRows, limitQuery, pathSlug, personRef, projectRef } from "./_schemas.ts";
+import { firstRows, limitApplied, limitQuery, pathSlug, personRef, projectRef, recordCount } from "./_schemas.ts";
 import { defineOperation } from "./operation.ts";
 
 export const PERSON_ROLES_DEFAULT_LIMIT = 20;
@@ -18,8 +18,8 @@ export const getPersonRolesResponse = z.strictObject({
   kind: z.literal("person_roles"),
   id: z.string(),
   person: personRef,
-  limit: z.number().int(),
-  role_count: z.number().int(),
+  limit: limitApplied(PERSON_ROLES_MAX_LIMIT),
+  role_count: recordCount,
   results: z.array(roleEntry),
 });
 export type GetPersonRolesResponse = z.output<typeof getPersonRolesResponse>;

@@ -1,7 +1,7 @@
 // 7. GET /v1/projects/{slug}/events: up to 20 verified events; only id, type and occurred_at.
 import { z } from "zod";
 import { notFound } from "../errors.ts";
-import { dateTime, firstRows, limitQuery, pathSlug, projectRef } from "./_schemas.ts";
+import { dateTime, firstRows, limitApplied, limitQuery, pathSlug, projectRef, recordCount } from "./_schemas.ts";
 import { defineOperation } from "./operation.ts";
 
 export const PROJECT_EVENTS_DEFAULT_LIMIT = 20;
@@ -18,8 +18,8 @@ export const getProjectEventsResponse = z.strictObject({
   kind: z.literal("project_events"),
   id: z.string(),
   project: projectRef,
-  limit: z.number().int(),
-  event_count: z.number().int(),
+  limit: limitApplied(PROJECT_EVENTS_MAX_LIMIT),
+  event_count: recordCount,
   events: z.array(projectEvent),
 });
 export type GetProjectEventsResponse = z.output<typeof getProjectEventsResponse>;

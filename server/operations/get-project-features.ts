@@ -1,7 +1,7 @@
 // 6. GET /v1/projects/{slug}/features: up to 20 reviewed product features.
 import { z } from "zod";
 import { notFound } from "../errors.ts";
-import { dateTime, firstRows, limitQuery, pathSlug, projectRef } from "./_schemas.ts";
+import { dateTime, firstRows, limitApplied, limitQuery, pathSlug, projectRef, recordCount } from "./_schemas.ts";
 import { defineOperation } from "./operation.ts";
 
 export const PROJECT_FEATURES_DEFAULT_LIMIT = 20;
@@ -29,8 +29,8 @@ export const getProjectFeaturesResponse = z.strictObject({
   kind: z.literal("project_features"),
   id: z.string(),
   project: projectRef,
-  limit: z.number().int(),
-  feature_count: z.number().int(),
+  limit: limitApplied(PROJECT_FEATURES_MAX_LIMIT),
+  feature_count: recordCount,
   features: z.array(feature),
 });
 export type GetProjectFeaturesResponse = z.output<typeof getProjectFeaturesResponse>;

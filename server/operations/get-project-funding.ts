@@ -1,7 +1,7 @@
 // 8. GET /v1/projects/{slug}/funding: up to 20 verified rounds; investors and sources omitted.
 import { z } from "zod";
 import { notFound } from "../errors.ts";
-import { dateTime, noQuery, pathSlug, projectRef } from "./_schemas.ts";
+import { dateTime, noQuery, pathSlug, projectRef, recordCount } from "./_schemas.ts";
 import { defineOperation } from "./operation.ts";
 
 export const getProjectFundingRequest = z.strictObject({
@@ -15,7 +15,7 @@ export const getProjectFundingResponse = z.strictObject({
   kind: z.literal("project_funding"),
   id: z.string(),
   project: projectRef,
-  round_count: z.number().int(),
+  round_count: recordCount,
   rounds: z.array(round),
 });
 export type GetProjectFundingResponse = z.output<typeof getProjectFundingResponse>;

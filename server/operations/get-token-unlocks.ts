@@ -2,7 +2,7 @@
 // from now to `days` ahead, by the unlock rule of snapshot/unlocks.ts (decision 31). The compiler
 // fixed each schedule's steps and amounts (token_unlock_plans); a request only places its window.
 import { z } from "zod";
-import { ApiError, notFound } from "../errors.ts";
+import { ApiError, missingPart, notFound } from "../errors.ts";
 import { isoDateTime } from "../../snapshot/iso-time.ts";
 import { unlocksInWindow, type UnlockPlan } from "../../snapshot/unlocks.ts";
 import { countQuery, dateTime, pathSlug, tokenRef } from "./_schemas.ts";
@@ -40,7 +40,7 @@ export const getTokenUnlocksResponse = z.strictObject({
 export type GetTokenUnlocksResponse = z.output<typeof getTokenUnlocksResponse>;
 
 /** Decision 32: the token is served, its tokenomics are not. */
-const noTokenomics = new ApiError("NOT_FOUND", "The token has no served tokenomics.");
+const noTokenomics = missingPart("token", "served tokenomics");
 
 interface TokenRow { id: string; symbol: string; name: string; as_of: string | null }
 
@@ -51,6 +51,7 @@ export const getTokenUnlocks = defineOperation({
   id: "get_token_unlocks",
   request: getTokenUnlocksRequest,
   response: getTokenUnlocksResponse,
+  missingParts: [noTokenomics],
   prepare({ snapshot, now }) {
     const tokenById = snapshot.prepare<[string], TokenRow>(`
       SELECT t.id AS id, t.symbol AS symbol, t.name AS name, k.as_of AS as_of

@@ -1,6 +1,6 @@
 // 11. GET /v1/tokenomics/{id}: recently verified, high-confidence tokenomics fields of one token.
 import { z } from "zod";
-import { notFound } from "../errors.ts";
+import { missingPart, notFound } from "../errors.ts";
 import { dateTime, noQuery, pathSlug, tokenRef } from "./_schemas.ts";
 import { freshUntil, isFresh } from "./_freshness.ts";
 import { defineOperation } from "./operation.ts";
@@ -33,17 +33,21 @@ export const getTokenomicsResponse = z.strictObject({
 });
 export type GetTokenomicsResponse = z.output<typeof getTokenomicsResponse>;
 
-interface TokenomicsRow { as_of: string; id: string; symbol: string; name: string; model_type: string | null }
+interface TokenomicsRow { as_of: string | null; id: string; symbol: string; name: string; model_type: string | null }
+
+/** A served token without tokenomics, or whose oldest kept field is older than its bound (decision 32). */
+const noFreshTokenomics = missingPart("token", "fresh tokenomics");
 
 export const getTokenomics = defineOperation({
   id: "get_tokenomics",
   request: getTokenomicsRequest,
   response: getTokenomicsResponse,
   keepAnswers: { until: (data) => freshUntil(data.as_of, "tokenomics") },
+  missingParts: [noFreshTokenomics],
   prepare({ snapshot, now }) {
     const tokenomicsOf = snapshot.prepare<[string], TokenomicsRow>(`
       SELECT k.as_of AS as_of, t.id AS id, t.symbol AS symbol, t.name AS name, k.model_type AS model_type
-      FROM tokenomics k JOIN tokens t ON t.id = k.token_id WHERE k.token_id = ?`);
+      FROM tokens t LEFT JOIN tokenomics k ON k.token_id = t.id WHERE t.id = ?`);
     const allocationsOf = snapshot.prepare<[string], z.output<typeof allocation>>(
       "SELECT bucket, percent_supply, amount_native FROM tokenomics_allocations WHERE token_id = ? ORDER BY position",
     );
@@ -55,8 +59,9 @@ export const getTokenomics = defineOperation({
     );
     return ({ params }): GetTokenomicsResponse | typeof notFound => {
       const row = tokenomicsOf.get(params.id);
+      if (row === undefined) return notFound;
       // as_of is the oldest verification kept: past the bound, some field is too old to serve.
-      if (row === undefined || !isFresh(row.as_of, "tokenomics", now())) return notFound;
+      if (row.as_of === null || !isFresh(row.as_of, "tokenomics", now())) return noFreshTokenomics;
       return {
         kind: "tokenomics",
         as_of: row.as_of,

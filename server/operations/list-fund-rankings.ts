@@ -2,33 +2,35 @@
 import { z } from "zod";
 import { ApiError, staleData } from "../errors.ts";
 import { JsonText } from "../prebuilt-json.ts";
-import { dateTime, enumQueryOr, limitQuery } from "./_schemas.ts";
+import { dateTime, enumQueryOr, fundTypeValues, limitApplied, limitQuery, rankOf } from "./_schemas.ts";
 import { freshUntil } from "./_freshness.ts";
 import { rankedEntry, rankedJson } from "./_ranked-json.ts";
 import { defineOperation } from "./operation.ts";
 
 export const FUND_RANKINGS_DEFAULT_LIMIT = 30;
-export const fundTypes = ["all", "vc", "angel", "accelerator", "launchpad", "cvc", "family-office"] as const;
+/** The snapshot holds the top 30. */
+const FUND_RANKINGS_MAX_LIMIT = 30;
+export const fundTypes = ["all", ...fundTypeValues] as const;
 
 export const listFundRankingsRequest = z.strictObject({
   params: z.strictObject({}),
-  query: z.strictObject({ fund_type: enumQueryOr(fundTypes, "all"), limit: limitQuery(30, FUND_RANKINGS_DEFAULT_LIMIT) }),
+  query: z.strictObject({ fund_type: enumQueryOr(fundTypes, "all"), limit: limitQuery(FUND_RANKINGS_MAX_LIMIT, FUND_RANKINGS_DEFAULT_LIMIT) }),
 });
 
 const rankedFund = z.strictObject({
   type: z.literal("fund"),
-  rank: z.number().int().min(1),
+  rank: rankOf(FUND_RANKINGS_MAX_LIMIT),
   id: z.string(),
   slug: z.string(),
   name: z.string(),
-  fund_type: z.string(),
+  fund_type: z.enum(fundTypeValues),
 });
 
 export const listFundRankingsResponse = z.strictObject({
   kind: z.literal("fund_rankings"),
   ranking_basis: z.literal("service_score"),
   as_of: dateTime,
-  limit: z.number().int(),
+  limit: limitApplied(FUND_RANKINGS_MAX_LIMIT),
   fund_type: z.enum(fundTypes),
   results: z.array(rankedFund),
 });

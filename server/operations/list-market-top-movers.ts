@@ -2,23 +2,25 @@
 import { z } from "zod";
 import { ApiError, staleData } from "../errors.ts";
 import { JsonText } from "../prebuilt-json.ts";
-import { dateTime, enumQueryOr, limitQuery } from "./_schemas.ts";
+import { dateTime, enumQueryOr, limitApplied, limitQuery, rankOf } from "./_schemas.ts";
 import { freshUntil } from "./_freshness.ts";
 import { rankedEntry, rankedJson, type RankedEntry } from "./_ranked-json.ts";
 import { defineOperation } from "./operation.ts";
 
 export const TOP_MOVERS_DEFAULT_LIMIT = 10;
+/** At most 20 gainers and 20 losers per period. */
+const TOP_MOVERS_MAX_LIMIT = 20;
 export const TOP_MOVERS_DEFAULT_PERIOD = "24h";
 const periods = ["24h", "7d"] as const;
 
 export const listMarketTopMoversRequest = z.strictObject({
   params: z.strictObject({}),
-  query: z.strictObject({ period: enumQueryOr(periods, TOP_MOVERS_DEFAULT_PERIOD), limit: limitQuery(20, TOP_MOVERS_DEFAULT_LIMIT) }),
+  query: z.strictObject({ period: enumQueryOr(periods, TOP_MOVERS_DEFAULT_PERIOD), limit: limitQuery(TOP_MOVERS_MAX_LIMIT, TOP_MOVERS_DEFAULT_LIMIT) }),
 });
 
 const mover = z.strictObject({
   type: z.literal("token"),
-  rank: z.number().int().min(1),
+  rank: rankOf(TOP_MOVERS_MAX_LIMIT),
   direction: z.enum(["gainer", "loser"]),
   id: z.string(),
   symbol: z.string(),
@@ -33,7 +35,7 @@ export const listMarketTopMoversResponse = z.strictObject({
   kind: z.literal("market_top_movers"),
   as_of: dateTime,
   period: z.enum(periods),
-  limit: z.number().int(),
+  limit: limitApplied(TOP_MOVERS_MAX_LIMIT),
   gainers: z.array(mover.extend({ direction: z.literal("gainer") })),
   losers: z.array(mover.extend({ direction: z.literal("loser") })),
 });

@@ -1,39 +1,43 @@
 // 14. GET /v1/stocks/rankings: the 30 most recent IPOs, filtered by region and angle inside them.
 import { z } from "zod";
 import { JsonText } from "../prebuilt-json.ts";
-import { date, enumQueryOr, limitQuery } from "./_schemas.ts";
+import { date, enumQueryOr, limitApplied, limitQuery, rankOf } from "./_schemas.ts";
 import { rankedEntry, rankedJson } from "./_ranked-json.ts";
 import { defineOperation } from "./operation.ts";
 
 export const STOCK_RANKINGS_DEFAULT_LIMIT = 12;
+/** The snapshot holds the 30 most recent IPOs. */
+const STOCK_RANKINGS_MAX_LIMIT = 30;
 export const stockRegions = ["all", "us", "hk", "kr", "jp", "tw", "uk", "au", "br"] as const;
 export const stockAngles = [
   "all", "btc-treasury", "eth-treasury", "spot-etf", "mining", "exchange", "custody",
   "tokenizer", "stablecoin", "infrastructure", "diversified",
 ] as const;
+type StockRegion = Exclude<(typeof stockRegions)[number], "all">;
+type StockAngle = Exclude<(typeof stockAngles)[number], "all">;
 
 export const listStockRankingsRequest = z.strictObject({
   params: z.strictObject({}),
-  query: z.strictObject({ region: enumQueryOr(stockRegions, "all"), angle: enumQueryOr(stockAngles, "all"), limit: limitQuery(30, STOCK_RANKINGS_DEFAULT_LIMIT) }),
+  query: z.strictObject({ region: enumQueryOr(stockRegions, "all"), angle: enumQueryOr(stockAngles, "all"), limit: limitQuery(STOCK_RANKINGS_MAX_LIMIT, STOCK_RANKINGS_DEFAULT_LIMIT) }),
 });
 
 const rankedStock = z.strictObject({
   type: z.literal("stock"),
-  rank: z.number().int().min(1),
+  rank: rankOf(STOCK_RANKINGS_MAX_LIMIT),
   id: z.string(),
   slug: z.string(),
   name: z.string(),
   ticker: z.string(),
   exchange: z.string(),
-  region: z.string(),
-  crypto_angle: z.string(),
+  region: z.enum(stockRegions.filter((region) => region !== "all") as [StockRegion, ...StockRegion[]]),
+  crypto_angle: z.enum(stockAngles.filter((angle) => angle !== "all") as [StockAngle, ...StockAngle[]]),
   ipo_date: date,
   is_pre_ipo: z.boolean(),
 });
 
 export const listStockRankingsResponse = z.strictObject({
   kind: z.literal("stock_rankings"),
-  limit: z.number().int(),
+  limit: limitApplied(STOCK_RANKINGS_MAX_LIMIT),
   region: z.enum(stockRegions),
   angle: z.enum(stockAngles),
   ranking_basis: z.literal("ipo_recent"),

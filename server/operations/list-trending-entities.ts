@@ -4,12 +4,14 @@ import { z } from "zod";
 import { ApiError, noLiveTrending, noTrendingRanking, staleData } from "../errors.ts";
 import { TRENDING_DATED_WINDOW_DAYS } from "../policy.ts";
 import { JsonText } from "../prebuilt-json.ts";
-import { dateTime, enumQuery, limitQuery, linkedEntity } from "./_schemas.ts";
+import { date as calendarDay, dateTime, enumQuery, limitApplied, limitQuery, linkedEntity, rankOf } from "./_schemas.ts";
 import { curatedCount, freshUntil } from "./_freshness.ts";
 import { rankedEntry, rankedJson, type RankedEntry } from "./_ranked-json.ts";
 import { defineOperation, invalidParameter } from "./operation.ts";
 
 export const TRENDING_ENTITIES_DEFAULT_LIMIT = 20;
+/** Each day's snapshot holds its top 20. */
+const TRENDING_ENTITIES_MAX_LIMIT = 20;
 /** The spec's four families, then those the sources may also name (decision 31). */
 const entityTypes = ["project", "token", "person", "x_account", "stock", "narrative"] as const;
 const DAY_MS = 86_400_000;
@@ -26,10 +28,10 @@ const calendarDate = z
 
 export const listTrendingEntitiesRequest = z.strictObject({
   params: z.strictObject({}),
-  query: z.strictObject({ entity_type: enumQuery(entityTypes), date: calendarDate, limit: limitQuery(20, TRENDING_ENTITIES_DEFAULT_LIMIT) }),
+  query: z.strictObject({ entity_type: enumQuery(entityTypes), date: calendarDate, limit: limitQuery(TRENDING_ENTITIES_MAX_LIMIT, TRENDING_ENTITIES_DEFAULT_LIMIT) }),
 });
 
-const rank = z.number().int().min(1);
+const rank = rankOf(TRENDING_ENTITIES_MAX_LIMIT);
 const trendingEntry = z.discriminatedUnion("type", [
   z.strictObject({ type: z.literal("project"), rank, id: z.string(), slug: z.string(), name: z.string() }),
   z.strictObject({ type: z.literal("token"), rank, id: z.string(), slug: z.string(), name: z.string() }),
@@ -43,9 +45,9 @@ export const listTrendingEntitiesResponse = z.strictObject({
   kind: z.literal("trending_topics"),
   ranking_basis: z.literal("service_trending_signal"),
   as_of: dateTime,
-  limit: z.number().int(),
+  limit: limitApplied(TRENDING_ENTITIES_MAX_LIMIT),
   entity_type: z.enum(entityTypes).nullable(),
-  date: z.string().nullable(),
+  date: calendarDay.nullable(),
   results: z.array(trendingEntry),
 });
 export type ListTrendingEntitiesResponse = z.output<typeof listTrendingEntitiesResponse>;

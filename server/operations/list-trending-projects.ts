@@ -2,32 +2,34 @@
 // filtered by hot tier inside the snapshot; ranks are recomputed after the filter.
 import { z } from "zod";
 import { ApiError, staleData } from "../errors.ts";
-import { dateTime, enumQuery, limitQuery, ranked } from "./_schemas.ts";
+import { dateTime, enumQuery, limitApplied, limitQuery, rankOf, ranked } from "./_schemas.ts";
 import { isFresh } from "./_freshness.ts";
 import { defineOperation } from "./operation.ts";
 
 export const TRENDING_PROJECTS_DEFAULT_LIMIT = 30;
+/** The snapshot holds at most 30 projects. */
+const TRENDING_PROJECTS_MAX_LIMIT = 30;
 export const hotTiers = ["viral", "hot", "rising", "early", "watch"] as const;
 
 export const listTrendingProjectsRequest = z.strictObject({
   params: z.strictObject({}),
-  query: z.strictObject({ tier: enumQuery(hotTiers), limit: limitQuery(30, TRENDING_PROJECTS_DEFAULT_LIMIT) }),
+  query: z.strictObject({ tier: enumQuery(hotTiers), limit: limitQuery(TRENDING_PROJECTS_MAX_LIMIT, TRENDING_PROJECTS_DEFAULT_LIMIT) }),
 });
 
 const trendingProject = z.strictObject({
   type: z.literal("project"),
-  rank: z.number().int().min(1),
+  rank: rankOf(TRENDING_PROJECTS_MAX_LIMIT),
   id: z.string(),
   slug: z.string(),
   name: z.string(),
-  hot_tier: z.string(),
+  hot_tier: z.enum(hotTiers),
 });
 
 export const listTrendingProjectsResponse = z.strictObject({
   kind: z.literal("trending_projects"),
   ranking_basis: z.literal("service_trending_signal"),
   as_of: dateTime,
-  limit: z.number().int(),
+  limit: limitApplied(TRENDING_PROJECTS_MAX_LIMIT),
   tier: z.enum(hotTiers).nullable(),
   results: z.array(trendingProject),
 });

@@ -56,6 +56,8 @@ export interface Operation {
   id: OperationId;
   request: z.ZodType;
   response: z.ZodType;
+  /** The 404s it may answer for a served record without the part asked for (decision 32). */
+  missingParts: readonly ApiError[];
   create(deps: OperationDeps): OperationHandler;
 }
 
@@ -80,6 +82,11 @@ export interface OperationDefinition<Req extends z.ZodType, Res extends z.ZodTyp
    * an event's status); after it the operation runs again. Absent: kept while the snapshot serves.
    */
   keepAnswers?: { until?(data: z.output<Res>, now: number): number };
+  /**
+   * Every `missingPart` 404 the operation may answer (decision 32): the contract lists their
+   * messages and the tests reach each one. An absent record answers `notFound`, never one of these.
+   */
+  missingParts?: readonly ApiError[];
 }
 
 export function defineOperation<Req extends z.ZodType, Res extends z.ZodType>(
@@ -89,6 +96,7 @@ export function defineOperation<Req extends z.ZodType, Res extends z.ZodType>(
     id: definition.id,
     request: definition.request,
     response: definition.response,
+    missingParts: definition.missingParts ?? [],
     create(deps) {
       const prepared = definition.prepare(deps);
       const run = definition.keepAnswers === undefined ? prepared : keptAnswers(prepared, definition.keepAnswers, deps.now);

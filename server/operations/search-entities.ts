@@ -1,7 +1,7 @@
 // 1. POST /v1/search: entities by name, symbol, slug, title, exact X handle or exact contract address, as identity objects.
 import { z } from "zod";
 import {
-  dateTime, date, fundIdentity, limitBody, narrativeIdentity, personIdentity, projectIdentity, stockIdentity, tokenIdentity,
+  dateTime, date, fundIdentity, limitApplied, limitBody, narrativeIdentity, personIdentity, projectIdentity, stockIdentity, tokenIdentity,
 } from "./_schemas.ts";
 import {
   createSearchIndex, defaultSearchFamilies, searchFamilies, searchText, type SearchEntries, type SearchFamily,
@@ -11,6 +11,7 @@ import type { SearchKeyFamily } from "../../snapshot/search-keys.ts";
 import { JsonText } from "../prebuilt-json.ts";
 
 export const SEARCH_DEFAULT_LIMIT = 10;
+const SEARCH_MAX_LIMIT = 20;
 /** Decision 21: `types` holds at most this many values. */
 export const SEARCH_MAX_TYPES = 6;
 
@@ -51,7 +52,7 @@ export const searchEntitiesRequest = z.strictObject({
   body: z.strictObject({
     q: searchText,
     types: searchTypes.optional(),
-    limit: limitBody(20, SEARCH_DEFAULT_LIMIT),
+    limit: limitBody(SEARCH_MAX_LIMIT, SEARCH_DEFAULT_LIMIT),
   }, "must be a JSON object"),
 });
 
@@ -65,7 +66,7 @@ const searchResult = z.discriminatedUnion("type", [
 
 export const searchEntitiesResponse = z.strictObject({
   types: z.array(z.enum(searchFamilies)),
-  limit: z.number().int(),
+  limit: limitApplied(SEARCH_MAX_LIMIT),
   results: z.array(searchResult),
 });
 export type SearchEntitiesResponse = z.output<typeof searchEntitiesResponse>;

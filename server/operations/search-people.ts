@@ -1,23 +1,24 @@
 // 2. GET /v1/people/search: people matched by name or slug inside the bounded candidate set
 // (people with an eligible investment or role); not a profile or a people export.
 import { z } from "zod";
-import { limitQuery, personIdentity } from "./_schemas.ts";
+import { limitApplied, limitQuery, personIdentity } from "./_schemas.ts";
 import { createSearchIndex, searchText } from "./search-index.ts";
 import { searchEntries } from "./search-entities.ts";
 import { defineOperation } from "./operation.ts";
 import { JsonText } from "../prebuilt-json.ts";
 
 export const PEOPLE_SEARCH_DEFAULT_LIMIT = 10;
+const PEOPLE_SEARCH_MAX_LIMIT = 20;
 
 export const searchPeopleRequest = z.strictObject({
   params: z.strictObject({}),
-  query: z.strictObject({ query: searchText, limit: limitQuery(20, PEOPLE_SEARCH_DEFAULT_LIMIT) }),
+  query: z.strictObject({ query: searchText, limit: limitQuery(PEOPLE_SEARCH_MAX_LIMIT, PEOPLE_SEARCH_DEFAULT_LIMIT) }),
 });
 
 export const searchPeopleResponse = z.strictObject({
   kind: z.literal("people_search"),
   query: z.string(),
-  limit: z.number().int(),
+  limit: limitApplied(PEOPLE_SEARCH_MAX_LIMIT),
   results: z.array(personIdentity),
 });
 export type SearchPeopleResponse = z.output<typeof searchPeopleResponse>;

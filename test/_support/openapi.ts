@@ -93,8 +93,11 @@ export class OpenApiContract {
     }
     const content = described.content as Record<string, Json> | undefined;
     if (method === "HEAD" && response.text === "") return problems;
-    if (content?.["application/json"] === undefined) return [...problems, `${where}: no application/json content is described`];
-    if (!(response.headers.get("content-type") ?? "").startsWith("application/json")) problems.push(`${where}: content-type is not application/json`);
+    if (content === undefined) return response.text === "" ? problems : [...problems, `${where}: a body is sent where none is described`];
+    const mediaType = (response.headers.get("content-type") ?? "").split(";")[0]!.trim();
+    if (content[mediaType] === undefined) return [...problems, `${where}: content-type ${JSON.stringify(mediaType)} is not described`];
+    // The page and llms.txt are text: their media type is the contract.
+    if (mediaType !== "application/json") return problems;
     let body: unknown;
     try {
       body = JSON.parse(response.text);

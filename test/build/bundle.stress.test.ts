@@ -13,7 +13,7 @@ import { createKey } from "../../server/meter/sqlite/keys.ts";
 import { compileFixture } from "../_support/fixtures.ts";
 
 const REPO_DIR = fileURLToPath(new URL("../../", import.meta.url));
-const COPIED = ["bin", "cli", "compiler", "snapshot", "server", "data", "docs", "scripts", "package.json", "tsconfig.json"];
+const COPIED = ["bin", "cli", "clients", "compiler", "snapshot", "server", "data", "docs", "scripts", "package.json", "tsconfig.json"];
 const AS_OF = "2026-03-01T00:00:00Z";
 /** compiler/read-sources.ts validates on a worker from this much input up. */
 const WORKER_THRESHOLD_BYTES = 4 * 1024 * 1024;

@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import { expect, test } from "vitest";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const PRODUCT = ["bin", "cli", "compiler", "data", "docs", "scripts", "server", "snapshot"];
+const PRODUCT = ["bin", "cli", "clients", "compiler", "data", "docs", "scripts", "server", "snapshot"];
 const SKIP = new Set(["node_modules", "dist", ".git"]);
 // Static, dynamic and type-only imports of a relative path.
 const IMPORT = /(?:from|import)\s*\(?\s*["'](\.{1,2}\/[^"']+)["']/g;

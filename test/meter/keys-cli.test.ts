@@ -64,6 +64,11 @@ describe("cei keys", () => {
     expect(await ceiJson<KeyJson>("keys", "disable", created.id, "--meter", meter)).toMatchObject({ state: "disabled" });
     expect(await ceiJson<KeyJson>("keys", "enable", created.id, "--meter", meter)).toMatchObject({ state: "active" });
     expect(await ceiJson<KeyJson>("keys", "credit", created.id, "25", "--meter", meter)).toMatchObject({ credits: 125 });
+    // A balance stays a safe integer (the contract's bound of credits_remaining): refused, nothing written.
+    expect(await cei("keys", "credit", created.id, String(Number.MAX_SAFE_INTEGER - 124), "--meter", meter)).toEqual({
+      code: 1, stdout: "",
+      stderr: `cei keys credit: cannot credit ${Number.MAX_SAFE_INTEGER - 124} credits to key "${created.id}": its balance would pass ${Number.MAX_SAFE_INTEGER}, the largest a balance may hold\n`,
+    });
     expect(await ceiJson<KeyJson>("keys", "tier", created.id, "team", "--meter", meter)).toMatchObject({ tier: "team" });
     expect(await ceiJson<KeyJson>("keys", "scopes", created.id, "projects,people", "--meter", meter)).toMatchObject({ scopes: ["projects", "people"] });
     const view = inspect(meter);

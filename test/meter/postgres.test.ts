@@ -72,6 +72,7 @@ describe("cei keys on a postgres:// URL", () => {
     const key = await json<{ id: string; key: string; credits: number; name: string }>("create", "--tier", "pro", "--credits", "100", "--name", "alice");
     expect(key).toMatchObject({ id: expect.stringMatching(/^key_/), key: expect.stringMatching(/^cei_/), credits: 100, name: "alice", state: "active" });
     expect(await json("credit", key.id, "25")).toMatchObject({ credits: 125 });
+    expect((await cei("keys", "credit", key.id, String(Number.MAX_SAFE_INTEGER - 124), "--meter", url)).stderr).toContain("its balance would pass 9007199254740991");
     expect(await json("tier", key.id, "team")).toMatchObject({ tier: "team" });
     expect(await json("scopes", key.id, "projects,people")).toMatchObject({ scopes: ["projects", "people"] });
     const listed = await json<Array<{ id: string }>>("list");

@@ -126,7 +126,7 @@ describe.each(meterBackends)("%s meter", (backend) => {
       expectMetering(invalidQuery, { status: 422, code: "INVALID_REQUEST", credits_used: 0, credits_remaining: 1, rate_limit: free(58) }, NOW);
       // search_entities costs 2 credits; the key holds 1.
       const poor = await server.call("POST", "/v1/search", { key, body: { q: "aurora" } });
-      expect(poor.body.error).toEqual({ code: "INSUFFICIENT_CREDITS", message: "The API key does not have enough credits for this request." });
+      expect(poor.body.error).toEqual({ code: "INSUFFICIENT_CREDITS", message: "This operation costs 2 credits; the API key has 1 credit. Ask the operator to credit the key." });
       expectMetering(poor, { status: 402, code: "INSUFFICIENT_CREDITS", credits_used: 0, credits_remaining: 1, rate_limit: free(57) }, NOW);
     });
   });

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { meterBackends } from "../_support/meter-backends.ts";
 import type { Tier } from "../../server/policy.ts";
 import { startMeteredServer, type MeteredServer } from "./_http.ts";
-import { allScopes, operationCalls } from "./_operations.ts";
+import { allScopes, operationCalls } from "../_support/operation-calls.ts";
 
 const TIERS: readonly Tier[] = ["free", "pro", "pro_plus", "team", "internal"];
 const CREDITS = 100;

@@ -96,7 +96,7 @@ it("every error response has its envelope, headers and a real example from the s
     else expect(Object.keys(response.headers)).toEqual(expect.arrayContaining(["x-service-rate-limit", "RateLimit", "RateLimit-Policy", "x-service-credits-remaining"]));
     expect(String(codeToStatus[code])).toMatch(/^[45]\d\d$/);
   }
-  expect(committed.components.schemas.InvalidRequestError.properties.error.required).toEqual(["code", "message", "details"]);
+  expect(committed.components.schemas.InvalidRequestEnvelope.properties.error.required).toEqual(["code", "message", "details"]);
 });
 
 it("parameters carry their names, ranges, patterns, enums and defaults from the request schemas", () => {
@@ -123,5 +123,47 @@ it("every example in the document is valid against the document's own schemas (a
       "ratelimit-policy": '"default";q=600;w=60', ratelimit: '"default";r=599;t=60',
     });
     expect(contract.problems(route.method, route.path, { status: 200, headers, text: JSON.stringify(value) })).toEqual([]);
+  }
+});
+
+/** Every schema object of the document, with where it is. */
+function* schemasIn(value: unknown, at = "#"): Generator<[string, Record<string, unknown>]> {
+  if (Array.isArray(value)) {
+    for (const [i, item] of value.entries()) yield* schemasIn(item, `${at}/${i}`);
+  } else if (value !== null && typeof value === "object") {
+    yield [at, value as Record<string, unknown>];
+    for (const [key, item] of Object.entries(value)) yield* schemasIn(item, `${at}/${key}`);
+  }
+}
+
+it("every integer states its real bounds: a lower bound always, never one below 0, and limits and ranks their maximum", () => {
+  const integers = [...schemasIn(committed)].filter(([, schema]) => schema.type === "integer");
+  expect(integers.length).toBeGreaterThan(40);
+  expect(integers.filter(([at]) => /Result\/.*\/(limit|rank)$/.test(at)).length).toBeGreaterThan(15);
+  for (const [at, schema] of integers) {
+    expect(schema.minimum, at).toBeGreaterThanOrEqual(0);
+    expect(schema.maximum, at).toBeGreaterThanOrEqual(schema.minimum as number);
+    // A list's `limit` and its ranks (a rate window's `limit` is a request count: 1 to 1,000,000).
+    if (/Result\/.*\/(limit|rank)$/.test(at)) expect([schema.minimum, schema.maximum], at).toEqual([1, expect.toBeOneOf([20, 30])]);
+  }
+});
+
+it("every success of every operation requires meta.credits_used, credits_remaining and rate_limit", () => {
+  expect(committed.components.schemas.Meta.required).toEqual(["request_id", "credits_used", "credits_remaining", "rate_limit"]);
+  for (const route of released) {
+    const envelope = operationOf(route).responses["200"].content["application/json"].schema.$ref.split("/").at(-1);
+    expect(committed.components.schemas[envelope].properties.meta, route.operation).toEqual({ $ref: "#/components/schemas/Meta" });
+  }
+});
+
+it("names the server relatively, so a client generated from any deployment's document calls that deployment", () => {
+  expect(committed.servers).toEqual([expect.objectContaining({ url: "/" })]);
+});
+
+it("documents every path outside /v1 as free: no key, no scope, cost 0", () => {
+  const outside = Object.keys(committed.paths).filter((path) => !path.startsWith("/v1/"));
+  expect(outside.sort()).toEqual(["/docs", "/healthz", "/llms.txt", "/openapi.json", "/readyz"]);
+  for (const path of outside) {
+    expect(committed.paths[path].get, path).toMatchObject({ security: [], "x-scope": null, "x-credit-cost": 0 });
   }
 });

@@ -3,13 +3,20 @@
 // only, under content-hashed names cached for a year, in brotli or gzip when the client takes it.
 import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { Agent, get as httpGet, STATUS_CODES } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { docsAssets, loadEncoded, writeDocsAssets } from "../../server/public/assets.ts";
 import { chooseEncoding } from "../../server/public/encoding.ts";
-import { createTestService, REQUEST_ID, type TestService } from "../_support/server.ts";
+import { referencePaths } from "../../server/public/paths.ts";
+import { publicRoutes } from "../../server/public-routes.ts";
+import { documentedRoutes, openApiPath } from "../../server/openapi/document.ts";
+import { operationPolicy } from "../../server/policy.ts";
+import type { RunningServer } from "../../server/listen.ts";
+import { openApiContract } from "../_support/openapi.ts";
+import { createTestService, REQUEST_ID, startTestServer, type TestService } from "../_support/server.ts";
 
 const committedBytes = readFileSync(new URL("../../docs/openapi.json", import.meta.url));
 const committed = committedBytes.toString("utf8");
@@ -170,5 +177,90 @@ describe("the build's precompressed assets", () => {
     expect(chooseEncoding("deflate, identity")).toBe("identity");
     expect(chooseEncoding("BR")).toBe("br");
     expect(chooseEncoding("gzip;q=bogus")).toBe("identity");
+  });
+});
+
+describe("every path outside /v1 answers as the API does, over a real socket", () => {
+  let service: TestService;
+  let server: RunningServer;
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  beforeAll(async () => {
+    service = await createTestService();
+    server = await startTestServer(service.app, service.serving);
+  });
+  afterAll(async () => {
+    agent.destroy();
+    await server?.close();
+    service?.close();
+  });
+
+  interface Answer { status: number; reason: string; headers: Record<string, string | string[] | undefined>; body: Buffer; socket: unknown }
+  const fetchRaw = (path: string, headers: Record<string, string> = {}) =>
+    new Promise<Answer>((resolve, reject) => {
+      httpGet(server.url + path, { agent, headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () => resolve({ status: res.statusCode!, reason: res.statusMessage!, headers: res.headers, body: Buffer.concat(chunks), socket: res.socket }));
+      }).on("error", reject);
+    });
+
+  it("reason phrase, keep-alive, Content-Length (never chunked), request id and x-service-snapshot on each, on one connection", async () => {
+    const asset = scriptsOf((await fetchRaw("/docs")).body.toString())[1]!;
+    const paths = [...publicRoutes.map((route) => route.path), ...referencePaths.map((reference) => reference.path), asset];
+    const sockets = new Set<unknown>();
+    for (const path of paths) {
+      for (const acceptEncoding of ["identity", "br"]) {
+        const res = await fetchRaw(path, { "accept-encoding": acceptEncoding });
+        expect(res.status, path).toBe(200);
+        expect(res.reason, path).toBe("OK");
+        expect(res.headers.connection, path).toBe("keep-alive");
+        expect(res.headers["transfer-encoding"], path).toBeUndefined();
+        expect(Number(res.headers["content-length"]), path).toBe(res.body.length);
+        expect(res.headers["x-service-request-id"], path).toMatch(REQUEST_ID);
+        expect(res.headers["x-service-snapshot"], path).toBe(service.serving.contentHash);
+        if (path !== asset && acceptEncoding === "identity") {
+          const headers = new Headers(Object.entries(res.headers).map(([name, value]) => [name, String(value)]));
+          openApiContract().expectDescribed("GET", path, { status: res.status, headers, text: res.body.toString("utf8") });
+        }
+        sockets.add(res.socket);
+      }
+    }
+    expect(sockets.size).toBe(1);
+    const etag = (await fetchRaw("/openapi.json")).headers.etag as string;
+    const notModified = await fetchRaw("/openapi.json", { "if-none-match": etag });
+    expect([notModified.status, notModified.reason, notModified.headers["x-service-snapshot"]]).toEqual([304, STATUS_CODES[304], service.serving.contentHash]);
+  });
+});
+
+describe("GET /llms.txt", () => {
+  it("indexes every published operation with its method, path, cost and scope, and the free paths, from the route table", async () => {
+    for (const release of [false, true]) {
+      const service = await createTestService({ releaseTrendingProjects: release });
+      try {
+        const res = await service.app.request("/llms.txt", { headers: { "accept-encoding": "identity" } });
+        expect(res.status).toBe(200);
+        expect(res.headers.get("content-type")).toBe("text/plain; charset=utf-8");
+        expect(res.headers.get("cache-control")).toBe("no-cache");
+        const text = await res.text();
+        expect(text).toMatch(/^# Curated Entity Intelligence API \(cei\)\n\n> /);
+        expect(text).toContain("[OpenAPI 3.1 document](/openapi.json)");
+        expect(text).toContain("Authorization: Bearer <API_KEY>");
+        const lines = text.split("\n").filter((line) => line.startsWith("- [") && line.includes("/v1/"));
+        const published = documentedRoutes(release);
+        expect(lines).toHaveLength(published.length);
+        published.forEach((route, i) => {
+          const { cost, scope } = operationPolicy[route.operation];
+          expect(lines[i]).toContain(`[${route.operation}](/openapi.json#/paths/${encodeURIComponent(openApiPath(route.path).replaceAll("/", "~1"))}/${route.method.toLowerCase()})`);
+          expect(lines[i]).toContain(`\`${route.method} ${openApiPath(route.path)}\`. ${cost === 1 ? "1 credit" : `${cost} credits`}, ${scope === null ? "no scope" : `scope \`${scope}\``}.`);
+        });
+        expect(text).toContain("`GET /v1/people/search`. 2 credits, scope `people`. Takes query `query` (required, string of 2-500 characters); query `limit` (integer 1-20, default `10`).");
+        expect(text).toContain("query `period` (one of `24h`, `7d`, default `24h`)");
+        for (const path of ["/healthz", "/readyz", "/openapi.json", "/docs", "/llms.txt"]) expect(text).toContain(`GET ${path}\``);
+        // No key, and never metered: a wrong key changes nothing.
+        expect((await service.app.request("/llms.txt", { headers: { authorization: "Bearer nope" } })).status).toBe(200);
+      } finally {
+        service.close();
+      }
+    }
   });
 });

@@ -35,6 +35,11 @@ export const notFoundBody = {
   meta: errorMeta(1_000),
 };
 
+/** Decision 32: the record is served, the part asked for is not. */
+export function missingPartBody(message: string) {
+  return { error: { code: "NOT_FOUND", message }, meta: errorMeta(1_000) };
+}
+
 export const staleBody = {
   error: { code: "INTERNAL_ERROR", message: "The data behind this operation is not fresh enough to be served." },
   meta: errorMeta(1_000),

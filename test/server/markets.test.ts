@@ -1,7 +1,7 @@
 // Operations 11-13: tokenomics, market top movers, market snapshot.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestService, FIXTURE_NOW, type TestService } from "../_support/server.ts";
-import { invalid, notFoundBody, okMeta, staleBody } from "./_expect.ts";
+import { invalid, missingPartBody, notFoundBody, okMeta, staleBody } from "./_expect.ts";
 
 let service: TestService;
 beforeAll(async () => {
@@ -56,8 +56,9 @@ describe("get_tokenomics", () => {
       profile: { model_type: null }, allocations: [], vesting_schedules: [], utilities: [{ utility_type: "staking" }],
     });
   });
-  it("404 for tokens without tokenomics, hidden or unknown tokens", async () => {
-    for (const id of ["tok_btc", "tok_hidden", "nope", "x".repeat(160)]) expect((await get(`/v1/tokenomics/${id}`)).body).toEqual(notFoundBody);
+  it("404 for hidden or unknown tokens as for an unknown path; a served token without tokenomics says so", async () => {
+    for (const id of ["tok_hidden", "nope", "x".repeat(160)]) expect((await get(`/v1/tokenomics/${id}`)).body).toEqual(notFoundBody);
+    expect((await get("/v1/tokenomics/tok_btc")).body).toEqual(missingPartBody("The token has no fresh tokenomics."));
   });
   it("422 for an id of 161 characters or an empty id", async () => {
     expect((await get(`/v1/tokenomics/${"x".repeat(161)}`)).body).toEqual(invalid([{ path: "id", code: "too_big" }]));
@@ -65,7 +66,9 @@ describe("get_tokenomics", () => {
   });
   it("404 once the oldest kept field is older than 180 days", async () => {
     expect((await at("2026-05-30T00:00:00.000Z", "/v1/tokenomics/tok_aur")).status).toBe(200);
-    expect((await at("2026-05-30T00:00:00.001Z", "/v1/tokenomics/tok_aur")).status).toBe(404);
+    const stale = await at("2026-05-30T00:00:00.001Z", "/v1/tokenomics/tok_aur");
+    expect(stale.status).toBe(404);
+    expect(stale.body.error.message).toBe("The token has no fresh tokenomics.");
   });
 });
 

@@ -1,7 +1,7 @@
 // Operations 5-10: project detail, features, events, funding, market, trending projects.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestService, FIXTURE_NOW, type TestService } from "../_support/server.ts";
-import { invalid, notFoundBody, okMeta, staleBody } from "./_expect.ts";
+import { invalid, missingPartBody, notFoundBody, okMeta, staleBody } from "./_expect.ts";
 
 let service: TestService;
 let released: TestService;
@@ -145,8 +145,11 @@ describe("get_project_market", () => {
       meta: okMeta(1, 999),
     });
   });
-  it("404 for a project without a consistent TVL mapping", async () => {
-    expect((await get("/v1/projects/beacon-lend/market")).body).toEqual(notFoundBody);
+  it("404 saying what is missing for a project without a consistent TVL mapping; an absent one's 404 says nothing", async () => {
+    expect((await get("/v1/projects/beacon-lend/market")).body).toEqual(missingPartBody("The project has no fresh TVL snapshot."));
+    for (const slug of ["hidden-project", "deleted-project", "no-such-project"]) {
+      expect((await get(`/v1/projects/${slug}/market`)).body).toEqual(notFoundBody);
+    }
   });
   it("404 once the TVL is older than its freshness bound (2 days from 2026-02-28T00:00Z)", async () => {
     service.clock.now = Date.parse("2026-03-02T00:00:00.000Z");
@@ -155,7 +158,7 @@ describe("get_project_market", () => {
       service.clock.now = Date.parse("2026-03-02T00:00:00.001Z");
       const res = await get("/v1/projects/aurora-swap/market");
       expect(res.status).toBe(404);
-      expect(res.body.error.code).toBe("NOT_FOUND");
+      expect(res.body.error).toEqual({ code: "NOT_FOUND", message: "The project has no fresh TVL snapshot." });
     } finally {
       service.clock.now = FIXTURE_NOW;
     }

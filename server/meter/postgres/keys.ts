@@ -10,7 +10,7 @@ import {
 } from "../key-store.ts";
 import {
   ADD_CREDITS, FORGET_RETIRED, INSERT_KEY, INSERT_LEDGER, KEY_SECRET, REFILLED_KEYS, RETIRE_SECRET, SELECT_KEYS, SET_EXPIRY, SET_REFILL,
-  SET_REFILLED_FOR, SET_SECRET, TAKE_CREDITS, checkedAmount, checkedExpiry, checkedName, overdrawnError, revokedError, toSummary,
+  SET_REFILLED_FOR, SET_SECRET, TAKE_CREDITS, balanceTooLargeError, checkedAmount, checkedExpiry, checkedName, overdrawnError, revokedError, toSummary,
   unknownKeyError, type KeyRow,
 } from "../_key-rows.ts";
 import { INSERT_AUDIT, SELECT_AUDIT, auditValues, defaultActor, formatGrace, refillPeriod, toAuditEntry, type AuditRow } from "../lifecycle.ts";
@@ -247,7 +247,7 @@ async function _setColumns(client: Query, id: string, now: number, columns: { st
 }
 
 async function _addCredits(client: Query, id: string, amount: number, kind: "top_up" | "transfer", now: number): Promise<void> {
-  await _run(client, ADD_CREDITS, [amount, id]);
+  if ((await _run(client, ADD_CREDITS, [amount, id, amount])).rowCount === 0) throw balanceTooLargeError(kind === "top_up" ? "credit" : "transfer", amount, id);
   await _run(client, INSERT_LEDGER, [id, kind, amount, new Date(now).toISOString()]);
 }
 

@@ -7,7 +7,7 @@ import { SqliteRefills } from "./_refill.ts";
 import { scopesToColumn } from "../_columns.ts";
 import {
   ADD_CREDITS, FORGET_RETIRED, INSERT_KEY, INSERT_LEDGER, REFILLED_KEYS, RETIRE_SECRET, SELECT_KEYS, SET_EXPIRY, SET_REFILL,
-  SET_REFILLED_FOR, SET_SECRET, TAKE_CREDITS, KEY_SECRET, checkedAmount, checkedExpiry, checkedName, overdrawnError, revokedError, toSummary, unknownKeyError,
+  SET_REFILLED_FOR, SET_SECRET, TAKE_CREDITS, KEY_SECRET, balanceTooLargeError, checkedAmount, checkedExpiry, checkedName, overdrawnError, revokedError, toSummary, unknownKeyError,
   type KeyRow,
 } from "../_key-rows.ts";
 import { displayPrefix, hashSecret, newKeyId, newSecret } from "../secret.ts";
@@ -211,7 +211,7 @@ function _setColumns(db: MeterDatabase, id: string, now: number, columns: { stat
 }
 
 function _addCredits(db: MeterDatabase, id: string, amount: number, kind: "top_up" | "transfer", now: number): void {
-  db.prepare(ADD_CREDITS).run(amount, id);
+  if (db.prepare(ADD_CREDITS).get(amount, id, amount) === undefined) throw balanceTooLargeError(kind === "top_up" ? "credit" : "transfer", amount, id);
   db.prepare(INSERT_LEDGER).run(id, kind, amount, new Date(now).toISOString());
 }
 

@@ -15,7 +15,7 @@ export interface paths {
         put?: never;
         /**
          * Search entities
-         * @description Needs the `search` scope. Costs 2 credits per successful call; errors cost nothing. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. The body is `application/json`, at most 16384 bytes; unknown fields are refused with 422.
+         * @description Needs the `search` scope. Costs 2 credits per successful call; errors cost nothing. A 402's message names this cost and the key's balance. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. The body is `application/json`, at most 16384 bytes; unknown fields are refused with 422.
          */
         post: operations["search_entities"];
         delete?: never;
@@ -33,7 +33,7 @@ export interface paths {
         };
         /**
          * Search people
-         * @description Needs the `people` scope. Costs 2 credits per successful call; errors cost nothing. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
+         * @description Needs the `people` scope. Costs 2 credits per successful call; errors cost nothing. A 402's message names this cost and the key's balance. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
          */
         get: operations["search_people"];
         put?: never;
@@ -53,7 +53,7 @@ export interface paths {
         };
         /**
          * Get person investments
-         * @description Needs the `people` scope. Costs 1 credit per successful call; errors cost nothing. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
+         * @description Needs the `people` scope. Costs 1 credit per successful call; errors cost nothing. A 402's message names this cost and the key's balance. A record that is absent, hidden, deleted or ineligible answers 404 exactly as an unknown path does. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
          */
         get: operations["get_person_investments"];
         put?: never;
@@ -73,7 +73,7 @@ export interface paths {
         };
         /**
          * Get person roles
-         * @description Needs the `people` scope. Costs 1 credit per successful call; errors cost nothing. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
+         * @description Needs the `people` scope. Costs 1 credit per successful call; errors cost nothing. A 402's message names this cost and the key's balance. A record that is absent, hidden, deleted or ineligible answers 404 exactly as an unknown path does. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
          */
         get: operations["get_person_roles"];
         put?: never;
@@ -93,7 +93,7 @@ export interface paths {
         };
         /**
          * Get project
-         * @description Needs the `projects` scope. Costs 1 credit per successful call; errors cost nothing. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
+         * @description Needs the `projects` scope. Costs 1 credit per successful call; errors cost nothing. A 402's message names this cost and the key's balance. A record that is absent, hidden, deleted or ineligible answers 404 exactly as an unknown path does. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
          */
         get: operations["get_project"];
         put?: never;
@@ -113,7 +113,7 @@ export interface paths {
         };
         /**
          * Get project features
-         * @description Needs the `projects` scope. Costs 1 credit per successful call; errors cost nothing. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
+         * @description Needs the `projects` scope. Costs 1 credit per successful call; errors cost nothing. A 402's message names this cost and the key's balance. A record that is absent, hidden, deleted or ineligible answers 404 exactly as an unknown path does. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
          */
         get: operations["get_project_features"];
         put?: never;
@@ -133,7 +133,7 @@ export interface paths {
         };
         /**
          * Get project events
-         * @description Needs the `projects` scope. Costs 1 credit per successful call; errors cost nothing. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
+         * @description Needs the `projects` scope. Costs 1 credit per successful call; errors cost nothing. A 402's message names this cost and the key's balance. A record that is absent, hidden, deleted or ineligible answers 404 exactly as an unknown path does. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
          */
         get: operations["get_project_events"];
         put?: never;
@@ -153,7 +153,7 @@ export interface paths {
         };
         /**
          * Get project funding
-         * @description Needs the `projects` scope. Costs 1 credit per successful call; errors cost nothing. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
+         * @description Needs the `projects` scope. Costs 1 credit per successful call; errors cost nothing. A 402's message names this cost and the key's balance. A record that is absent, hidden, deleted or ineligible answers 404 exactly as an unknown path does. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
          */
         get: operations["get_project_funding"];
         put?: never;
@@ -173,7 +173,7 @@ export interface paths {
         };
         /**
          * Get project market
-         * @description Needs the `projects` scope. Costs 1 credit per successful call; errors cost nothing. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
+         * @description Needs the `projects` scope. Costs 1 credit per successful call; errors cost nothing. A 402's message names this cost and the key's balance. A record that is absent, hidden, deleted or ineligible answers 404 exactly as an unknown path does. A record that is served without the part asked for answers 404 saying so: "The project has no fresh TVL snapshot.". A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
          */
         get: operations["get_project_market"];
         put?: never;
@@ -193,7 +193,7 @@ export interface paths {
         };
         /**
          * Get tokenomics
-         * @description Needs the `tokens` scope. Costs 1 credit per successful call; errors cost nothing. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
+         * @description Needs the `tokens` scope. Costs 1 credit per successful call; errors cost nothing. A 402's message names this cost and the key's balance. A record that is absent, hidden, deleted or ineligible answers 404 exactly as an unknown path does. A record that is served without the part asked for answers 404 saying so: "The token has no fresh tokenomics.". A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
          */
         get: operations["get_tokenomics"];
         put?: never;
@@ -213,7 +213,7 @@ export interface paths {
         };
         /**
          * List market top movers
-         * @description Needs the `markets` scope. Costs 1 credit per successful call; errors cost nothing. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
+         * @description Needs the `markets` scope. Costs 1 credit per successful call; errors cost nothing. A 402's message names this cost and the key's balance. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
          */
         get: operations["list_market_top_movers"];
         put?: never;
@@ -233,7 +233,7 @@ export interface paths {
         };
         /**
          * Get market snapshot
-         * @description Needs the `markets` scope. Costs 1 credit per successful call; errors cost nothing. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
+         * @description Needs the `markets` scope. Costs 1 credit per successful call; errors cost nothing. A 402's message names this cost and the key's balance. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
          */
         get: operations["get_market_snapshot"];
         put?: never;
@@ -253,7 +253,7 @@ export interface paths {
         };
         /**
          * List stock rankings
-         * @description Needs the `stocks` scope. Costs 1 credit per successful call; errors cost nothing. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
+         * @description Needs the `stocks` scope. Costs 1 credit per successful call; errors cost nothing. A 402's message names this cost and the key's balance. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
          */
         get: operations["list_stock_rankings"];
         put?: never;
@@ -273,7 +273,7 @@ export interface paths {
         };
         /**
          * List fund rankings
-         * @description Needs the `funds` scope. Costs 1 credit per successful call; errors cost nothing. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
+         * @description Needs the `funds` scope. Costs 1 credit per successful call; errors cost nothing. A 402's message names this cost and the key's balance. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
          */
         get: operations["list_fund_rankings"];
         put?: never;
@@ -293,7 +293,7 @@ export interface paths {
         };
         /**
          * List trending entities
-         * @description Needs the `discovery` scope. Costs 1 credit per successful call; errors cost nothing. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
+         * @description Needs the `discovery` scope. Costs 1 credit per successful call; errors cost nothing. A 402's message names this cost and the key's balance. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
          */
         get: operations["list_trending_entities"];
         put?: never;
@@ -313,7 +313,7 @@ export interface paths {
         };
         /**
          * Get news
-         * @description Needs the `news` scope. Costs 1 credit per successful call; errors cost nothing. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
+         * @description Needs the `news` scope. Costs 1 credit per successful call; errors cost nothing. A 402's message names this cost and the key's balance. A record that is absent, hidden, deleted or ineligible answers 404 exactly as an unknown path does. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
          */
         get: operations["get_news"];
         put?: never;
@@ -333,7 +333,7 @@ export interface paths {
         };
         /**
          * Get x account
-         * @description Needs the `x_accounts` scope. Costs 1 credit per successful call; errors cost nothing. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
+         * @description Needs the `x_accounts` scope. Costs 1 credit per successful call; errors cost nothing. A 402's message names this cost and the key's balance. A record that is absent, hidden, deleted or ineligible answers 404 exactly as an unknown path does. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
          */
         get: operations["get_x_account"];
         put?: never;
@@ -353,7 +353,7 @@ export interface paths {
         };
         /**
          * Get event
-         * @description Needs the `events` scope. Costs 1 credit per successful call; errors cost nothing. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
+         * @description Needs the `events` scope. Costs 1 credit per successful call; errors cost nothing. A 402's message names this cost and the key's balance. A record that is absent, hidden, deleted or ineligible answers 404 exactly as an unknown path does. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
          */
         get: operations["get_event"];
         put?: never;
@@ -373,7 +373,7 @@ export interface paths {
         };
         /**
          * Get token
-         * @description Needs the `tokens` scope. Costs 1 credit per successful call; errors cost nothing. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
+         * @description Needs the `tokens` scope. Costs 1 credit per successful call; errors cost nothing. A 402's message names this cost and the key's balance. A record that is absent, hidden, deleted or ineligible answers 404 exactly as an unknown path does. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
          */
         get: operations["get_token"];
         put?: never;
@@ -393,7 +393,7 @@ export interface paths {
         };
         /**
          * Get token unlocks
-         * @description Needs the `tokens` scope. Costs 1 credit per successful call; errors cost nothing. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
+         * @description Needs the `tokens` scope. Costs 1 credit per successful call; errors cost nothing. A 402's message names this cost and the key's balance. A record that is absent, hidden, deleted or ineligible answers 404 exactly as an unknown path does. A record that is served without the part asked for answers 404 saying so: "The token has no served tokenomics.". A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
          */
         get: operations["get_token_unlocks"];
         put?: never;
@@ -413,7 +413,7 @@ export interface paths {
         };
         /**
          * List narratives
-         * @description Needs the `narratives` scope. Costs 1 credit per successful call; errors cost nothing. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
+         * @description Needs the `narratives` scope. Costs 1 credit per successful call; errors cost nothing. A 402's message names this cost and the key's balance. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
          */
         get: operations["list_narratives"];
         put?: never;
@@ -433,7 +433,7 @@ export interface paths {
         };
         /**
          * Get narrative
-         * @description Needs the `narratives` scope. Costs 1 credit per successful call; errors cost nothing. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
+         * @description Needs the `narratives` scope. Costs 1 credit per successful call; errors cost nothing. A 402's message names this cost and the key's balance. A record that is absent, hidden, deleted or ineligible answers 404 exactly as an unknown path does. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
          */
         get: operations["get_narrative"];
         put?: never;
@@ -453,7 +453,7 @@ export interface paths {
         };
         /**
          * Get fund
-         * @description Needs the `funds` scope. Costs 1 credit per successful call; errors cost nothing. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
+         * @description Needs the `funds` scope. Costs 1 credit per successful call; errors cost nothing. A 402's message names this cost and the key's balance. A record that is absent, hidden, deleted or ineligible answers 404 exactly as an unknown path does. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
          */
         get: operations["get_fund"];
         put?: never;
@@ -473,7 +473,7 @@ export interface paths {
         };
         /**
          * Get stock news
-         * @description Needs the `stocks` scope. Costs 1 credit per successful call; errors cost nothing. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
+         * @description Needs the `stocks` scope. Costs 1 credit per successful call; errors cost nothing. A 402's message names this cost and the key's balance. A record that is absent, hidden, deleted or ineligible answers 404 exactly as an unknown path does. A snapshot that curates none of the data it reads does not offer it: 404, exactly as an unknown route. Unknown or repeated query parameters are refused with 422.
          */
         get: operations["get_stock_news"];
         put?: never;
@@ -513,7 +513,7 @@ export interface paths {
         };
         /**
          * Liveness: the process is up
-         * @description Needs no key and is never metered; answers nothing beyond the loaded snapshot's content hash, `as_of` times and freshness. A request the HTTP layer cannot accept (headers over 16 KiB, not valid HTTP/1.1, too slow) gets the 422 error envelope, as on every path.
+         * @description Needs no key and is never metered: costs nothing. Answers nothing beyond the public contract and the loaded snapshot's content hash, `as_of` times and freshness. A request the HTTP layer cannot accept (headers over 16 KiB, not valid HTTP/1.1, too slow) gets the 422 error envelope, as on every path.
          */
         get: operations["healthz"];
         put?: never;
@@ -533,9 +533,69 @@ export interface paths {
         };
         /**
          * Readiness: whether this server can answer, the snapshot being served and the freshness of each precomputed snapshot
-         * @description Needs no key and is never metered; answers nothing beyond the loaded snapshot's content hash, `as_of` times and freshness. A request the HTTP layer cannot accept (headers over 16 KiB, not valid HTTP/1.1, too slow) gets the 422 error envelope, as on every path.
+         * @description Needs no key and is never metered: costs nothing. Answers nothing beyond the public contract and the loaded snapshot's content hash, `as_of` times and freshness. A request the HTTP layer cannot accept (headers over 16 KiB, not valid HTTP/1.1, too slow) gets the 422 error envelope, as on every path.
          */
         get: operations["readyz"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/openapi.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The OpenAPI 3.1 document of the API, byte for byte as published (its sha256 is in the changelog)
+         * @description Needs no key and is never metered: costs nothing. Answers nothing beyond the public contract and the loaded snapshot's content hash, `as_of` times and freshness. A request the HTTP layer cannot accept (headers over 16 KiB, not valid HTTP/1.1, too slow) gets the 422 error envelope, as on every path. Each client address may ask for the reference paths 30 times at once and twice a second after that.
+         */
+        get: operations["openapi_document"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/docs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The API reference page, rendered from this document (its scripts are served under /docs/)
+         * @description Needs no key and is never metered: costs nothing. Answers nothing beyond the public contract and the loaded snapshot's content hash, `as_of` times and freshness. A request the HTTP layer cannot accept (headers over 16 KiB, not valid HTTP/1.1, too slow) gets the 422 error envelope, as on every path. Each client address may ask for the reference paths 30 times at once and twice a second after that.
+         */
+        get: operations["reference_page"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/llms.txt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A plain-text index of the operations for language models and agents (llmstxt.org)
+         * @description Needs no key and is never metered: costs nothing. Answers nothing beyond the public contract and the loaded snapshot's content hash, `as_of` times and freshness. A request the HTTP layer cannot accept (headers over 16 KiB, not valid HTTP/1.1, too slow) gets the 422 error envelope, as on every path. Each client address may ask for the reference paths 30 times at once and twice a second after that.
+         */
+        get: operations["llms_txt"];
         put?: never;
         post?: never;
         delete?: never;
@@ -553,13 +613,15 @@ export interface components {
             request_id: string;
             /** @description Credits charged for this request; 0 on every error. */
             credits_used: number;
-            /** @description Credits left after the request; present whenever the key is known. */
-            credits_remaining?: number;
-            rate_limit?: components["schemas"]["RateLimit"];
+            /** @description Credits left after the request. */
+            credits_remaining: number;
+            rate_limit: components["schemas"]["RateLimit"];
         };
-        /** @description The key's rate window; present whenever the key is known. */
+        /** @description The key's rate window. */
         RateLimit: {
+            /** @description Requests the key's tier may make per window. */
             limit: number;
+            /** @description Requests left in the current window. */
             remaining: number;
             /**
              * Format: date-time
@@ -576,7 +638,7 @@ export interface components {
             /** @description A machine-readable reason, e.g. `too_big`, `unknown_parameter`, `bulk_listing`. */
             code: string;
         };
-        InvalidApiKeyError: {
+        InvalidApiKeyEnvelope: {
             error: {
                 /** @constant */
                 code: "INVALID_API_KEY";
@@ -585,14 +647,14 @@ export interface components {
             meta: {
                 /** @description Also sent as the x-service-request-id header. */
                 request_id: string;
-                /** @constant */
+                /**
+                 * @description Errors never charge.
+                 * @constant
+                 */
                 credits_used: 0;
-                /** @description Credits left after the request; present whenever the key is known. */
-                credits_remaining?: number;
-                rate_limit?: components["schemas"]["RateLimit"];
             };
         };
-        InsufficientCreditsError: {
+        InsufficientCreditsEnvelope: {
             error: {
                 /** @constant */
                 code: "INSUFFICIENT_CREDITS";
@@ -601,14 +663,17 @@ export interface components {
             meta: {
                 /** @description Also sent as the x-service-request-id header. */
                 request_id: string;
-                /** @constant */
+                /**
+                 * @description Errors never charge.
+                 * @constant
+                 */
                 credits_used: 0;
-                /** @description Credits left after the request; present whenever the key is known. */
-                credits_remaining?: number;
-                rate_limit?: components["schemas"]["RateLimit"];
+                /** @description Credits left after the request. */
+                credits_remaining: number;
+                rate_limit: components["schemas"]["RateLimit"];
             };
         };
-        ForbiddenError: {
+        ForbiddenEnvelope: {
             error: {
                 /** @constant */
                 code: "FORBIDDEN";
@@ -617,14 +682,17 @@ export interface components {
             meta: {
                 /** @description Also sent as the x-service-request-id header. */
                 request_id: string;
-                /** @constant */
+                /**
+                 * @description Errors never charge.
+                 * @constant
+                 */
                 credits_used: 0;
-                /** @description Credits left after the request; present whenever the key is known. */
-                credits_remaining?: number;
-                rate_limit?: components["schemas"]["RateLimit"];
+                /** @description Credits left after the request. */
+                credits_remaining: number;
+                rate_limit: components["schemas"]["RateLimit"];
             };
         };
-        NotFoundError: {
+        NotFoundEnvelope: {
             error: {
                 /** @constant */
                 code: "NOT_FOUND";
@@ -633,14 +701,17 @@ export interface components {
             meta: {
                 /** @description Also sent as the x-service-request-id header. */
                 request_id: string;
-                /** @constant */
+                /**
+                 * @description Errors never charge.
+                 * @constant
+                 */
                 credits_used: 0;
-                /** @description Credits left after the request; present whenever the key is known. */
-                credits_remaining?: number;
-                rate_limit?: components["schemas"]["RateLimit"];
+                /** @description Credits left after the request. */
+                credits_remaining: number;
+                rate_limit: components["schemas"]["RateLimit"];
             };
         };
-        InvalidRequestError: {
+        InvalidRequestEnvelope: {
             error: {
                 /** @constant */
                 code: "INVALID_REQUEST";
@@ -650,14 +721,17 @@ export interface components {
             meta: {
                 /** @description Also sent as the x-service-request-id header. */
                 request_id: string;
-                /** @constant */
+                /**
+                 * @description Errors never charge.
+                 * @constant
+                 */
                 credits_used: 0;
-                /** @description Credits left after the request; present whenever the key is known. */
+                /** @description Credits left after the request. */
                 credits_remaining?: number;
                 rate_limit?: components["schemas"]["RateLimit"];
             };
         };
-        RateLimitedError: {
+        RateLimitedEnvelope: {
             error: {
                 /** @constant */
                 code: "RATE_LIMITED";
@@ -666,14 +740,17 @@ export interface components {
             meta: {
                 /** @description Also sent as the x-service-request-id header. */
                 request_id: string;
-                /** @constant */
+                /**
+                 * @description Errors never charge.
+                 * @constant
+                 */
                 credits_used: 0;
-                /** @description Credits left after the request; present whenever the key is known. */
-                credits_remaining?: number;
-                rate_limit?: components["schemas"]["RateLimit"];
+                /** @description Credits left after the request. */
+                credits_remaining: number;
+                rate_limit: components["schemas"]["RateLimit"];
             };
         };
-        InternalErrorError: {
+        InternalErrorEnvelope: {
             error: {
                 /** @constant */
                 code: "INTERNAL_ERROR";
@@ -682,23 +759,43 @@ export interface components {
             meta: {
                 /** @description Also sent as the x-service-request-id header. */
                 request_id: string;
-                /** @constant */
+                /**
+                 * @description Errors never charge.
+                 * @constant
+                 */
                 credits_used: 0;
-                /** @description Credits left after the request; present whenever the key is known. */
+                /** @description Credits left after the request. */
                 credits_remaining?: number;
                 rate_limit?: components["schemas"]["RateLimit"];
             };
         };
-        SearchEntitiesData: {
+        PublicRateLimitedEnvelope: {
+            error: {
+                /** @constant */
+                code: "RATE_LIMITED";
+                message: string;
+            };
+            meta: {
+                /** @description Also sent as the x-service-request-id header. */
+                request_id: string;
+                /**
+                 * @description Errors never charge.
+                 * @constant
+                 */
+                credits_used: 0;
+            };
+        };
+        SearchEntitiesResult: {
             types: ("project" | "fund" | "person" | "token" | "stock" | "x_account" | "news" | "event" | "narrative")[];
             limit: number;
-            results: (components["schemas"]["GetProjectData"] | {
+            results: (components["schemas"]["GetProjectResult"] | {
                 /** @constant */
                 type: "fund";
                 id: string;
                 slug: string;
                 name: string;
-                fund_type: string;
+                /** @enum {string} */
+                fund_type: "vc" | "angel" | "accelerator" | "launchpad" | "cvc" | "family-office";
             } | {
                 /** @constant */
                 type: "person";
@@ -745,11 +842,11 @@ export interface components {
                 name: string;
             })[];
         };
-        SearchEntitiesResponse: {
-            data: components["schemas"]["SearchEntitiesData"];
+        SearchEntitiesEnvelope: {
+            data: components["schemas"]["SearchEntitiesResult"];
             meta: components["schemas"]["Meta"];
         };
-        SearchPeopleData: {
+        SearchPeopleResult: {
             /** @constant */
             kind: "people_search";
             query: string;
@@ -762,11 +859,11 @@ export interface components {
                 full_name: string;
             }[];
         };
-        SearchPeopleResponse: {
-            data: components["schemas"]["SearchPeopleData"];
+        SearchPeopleEnvelope: {
+            data: components["schemas"]["SearchPeopleResult"];
             meta: components["schemas"]["Meta"];
         };
-        GetPersonInvestmentsData: {
+        GetPersonInvestmentsResult: {
             /** @constant */
             kind: "person_investments";
             id: string;
@@ -783,11 +880,11 @@ export interface components {
                 name: string;
             }[];
         };
-        GetPersonInvestmentsResponse: {
-            data: components["schemas"]["GetPersonInvestmentsData"];
+        GetPersonInvestmentsEnvelope: {
+            data: components["schemas"]["GetPersonInvestmentsResult"];
             meta: components["schemas"]["Meta"];
         };
-        GetPersonRolesData: {
+        GetPersonRolesResult: {
             /** @constant */
             kind: "person_roles";
             id: string;
@@ -807,22 +904,22 @@ export interface components {
                 is_current: boolean;
             }[];
         };
-        GetPersonRolesResponse: {
-            data: components["schemas"]["GetPersonRolesData"];
+        GetPersonRolesEnvelope: {
+            data: components["schemas"]["GetPersonRolesResult"];
             meta: components["schemas"]["Meta"];
         };
-        GetProjectData: {
+        GetProjectResult: {
             /** @constant */
             type: "project";
             id: string;
             slug: string;
             name: string;
         };
-        GetProjectResponse: {
-            data: components["schemas"]["GetProjectData"];
+        GetProjectEnvelope: {
+            data: components["schemas"]["GetProjectResult"];
             meta: components["schemas"]["Meta"];
         };
-        GetProjectFeaturesData: {
+        GetProjectFeaturesResult: {
             /** @constant */
             kind: "project_features";
             id: string;
@@ -847,11 +944,11 @@ export interface components {
                 last_verified_at: string;
             }[];
         };
-        GetProjectFeaturesResponse: {
-            data: components["schemas"]["GetProjectFeaturesData"];
+        GetProjectFeaturesEnvelope: {
+            data: components["schemas"]["GetProjectFeaturesResult"];
             meta: components["schemas"]["Meta"];
         };
-        GetProjectEventsData: {
+        GetProjectEventsResult: {
             /** @constant */
             kind: "project_events";
             id: string;
@@ -869,11 +966,11 @@ export interface components {
                 occurred_at: string;
             }[];
         };
-        GetProjectEventsResponse: {
-            data: components["schemas"]["GetProjectEventsData"];
+        GetProjectEventsEnvelope: {
+            data: components["schemas"]["GetProjectEventsResult"];
             meta: components["schemas"]["Meta"];
         };
-        GetProjectFundingData: {
+        GetProjectFundingResult: {
             /** @constant */
             kind: "project_funding";
             id: string;
@@ -890,11 +987,11 @@ export interface components {
                 announced_at: string;
             }[];
         };
-        GetProjectFundingResponse: {
-            data: components["schemas"]["GetProjectFundingData"];
+        GetProjectFundingEnvelope: {
+            data: components["schemas"]["GetProjectFundingResult"];
             meta: components["schemas"]["Meta"];
         };
-        GetProjectMarketData: {
+        GetProjectMarketResult: {
             /** @constant */
             kind: "project_market";
             id: string;
@@ -907,11 +1004,11 @@ export interface components {
             as_of: string;
             tvl_usd: number;
         };
-        GetProjectMarketResponse: {
-            data: components["schemas"]["GetProjectMarketData"];
+        GetProjectMarketEnvelope: {
+            data: components["schemas"]["GetProjectMarketResult"];
             meta: components["schemas"]["Meta"];
         };
-        GetTokenomicsData: {
+        GetTokenomicsResult: {
             /** @constant */
             kind: "tokenomics";
             /** Format: date-time */
@@ -944,11 +1041,11 @@ export interface components {
                 utility_type: string;
             }[];
         };
-        GetTokenomicsResponse: {
-            data: components["schemas"]["GetTokenomicsData"];
+        GetTokenomicsEnvelope: {
+            data: components["schemas"]["GetTokenomicsResult"];
             meta: components["schemas"]["Meta"];
         };
-        ListMarketTopMoversData: {
+        ListMarketTopMoversResult: {
             /** @constant */
             kind: "market_top_movers";
             /** Format: date-time */
@@ -985,11 +1082,11 @@ export interface components {
                 volume_24h_usd: number;
             }[];
         };
-        ListMarketTopMoversResponse: {
-            data: components["schemas"]["ListMarketTopMoversData"];
+        ListMarketTopMoversEnvelope: {
+            data: components["schemas"]["ListMarketTopMoversResult"];
             meta: components["schemas"]["Meta"];
         };
-        GetMarketSnapshotData: {
+        GetMarketSnapshotResult: {
             /** @constant */
             kind: "market_snapshot";
             /** Format: date-time */
@@ -1006,11 +1103,11 @@ export interface components {
             eth_change_24h_pct: number;
             eth_share_of_represented_market_cap_pct: number;
         };
-        GetMarketSnapshotResponse: {
-            data: components["schemas"]["GetMarketSnapshotData"];
+        GetMarketSnapshotEnvelope: {
+            data: components["schemas"]["GetMarketSnapshotResult"];
             meta: components["schemas"]["Meta"];
         };
-        ListStockRankingsData: {
+        ListStockRankingsResult: {
             /** @constant */
             kind: "stock_rankings";
             limit: number;
@@ -1029,18 +1126,20 @@ export interface components {
                 name: string;
                 ticker: string;
                 exchange: string;
-                region: string;
-                crypto_angle: string;
+                /** @enum {string} */
+                region: "us" | "hk" | "kr" | "jp" | "tw" | "uk" | "au" | "br";
+                /** @enum {string} */
+                crypto_angle: "btc-treasury" | "eth-treasury" | "spot-etf" | "mining" | "exchange" | "custody" | "tokenizer" | "stablecoin" | "infrastructure" | "diversified";
                 /** Format: date */
                 ipo_date: string;
                 is_pre_ipo: boolean;
             }[];
         };
-        ListStockRankingsResponse: {
-            data: components["schemas"]["ListStockRankingsData"];
+        ListStockRankingsEnvelope: {
+            data: components["schemas"]["ListStockRankingsResult"];
             meta: components["schemas"]["Meta"];
         };
-        ListFundRankingsData: {
+        ListFundRankingsResult: {
             /** @constant */
             kind: "fund_rankings";
             /** @constant */
@@ -1057,14 +1156,15 @@ export interface components {
                 id: string;
                 slug: string;
                 name: string;
-                fund_type: string;
+                /** @enum {string} */
+                fund_type: "vc" | "angel" | "accelerator" | "launchpad" | "cvc" | "family-office";
             }[];
         };
-        ListFundRankingsResponse: {
-            data: components["schemas"]["ListFundRankingsData"];
+        ListFundRankingsEnvelope: {
+            data: components["schemas"]["ListFundRankingsResult"];
             meta: components["schemas"]["Meta"];
         };
-        ListTrendingEntitiesData: {
+        ListTrendingEntitiesResult: {
             /** @constant */
             kind: "trending_topics";
             /** @constant */
@@ -1121,11 +1221,11 @@ export interface components {
                 name: string;
             })[];
         };
-        ListTrendingEntitiesResponse: {
-            data: components["schemas"]["ListTrendingEntitiesData"];
+        ListTrendingEntitiesEnvelope: {
+            data: components["schemas"]["ListTrendingEntitiesResult"];
             meta: components["schemas"]["Meta"];
         };
-        GetNewsData: {
+        GetNewsResult: {
             /** @constant */
             type: "news";
             /** @constant */
@@ -1138,17 +1238,18 @@ export interface components {
             sentiment: string;
             language: string;
             entities: {
-                type: string;
+                /** @enum {string} */
+                type: "project" | "token" | "person" | "fund";
                 id: string;
                 slug: string;
                 name: string;
             }[];
         };
-        GetNewsResponse: {
-            data: components["schemas"]["GetNewsData"];
+        GetNewsEnvelope: {
+            data: components["schemas"]["GetNewsResult"];
             meta: components["schemas"]["Meta"];
         };
-        GetXAccountData: {
+        GetXAccountResult: {
             /** @constant */
             type: "x_account";
             id: string;
@@ -1158,11 +1259,11 @@ export interface components {
                 id: string;
             };
         };
-        GetXAccountResponse: {
-            data: components["schemas"]["GetXAccountData"];
+        GetXAccountEnvelope: {
+            data: components["schemas"]["GetXAccountResult"];
             meta: components["schemas"]["Meta"];
         };
-        GetEventData: {
+        GetEventResult: {
             /** @constant */
             type: "event";
             id: string;
@@ -1179,11 +1280,11 @@ export interface components {
             country: string;
             website_url: string | null;
         };
-        GetEventResponse: {
-            data: components["schemas"]["GetEventData"];
+        GetEventEnvelope: {
+            data: components["schemas"]["GetEventResult"];
             meta: components["schemas"]["Meta"];
         };
-        GetTokenData: {
+        GetTokenResult: {
             /** @constant */
             kind: "token";
             id: string;
@@ -1209,11 +1310,11 @@ export interface components {
                 volume_24h_usd: number;
             } | null;
         };
-        GetTokenResponse: {
-            data: components["schemas"]["GetTokenData"];
+        GetTokenEnvelope: {
+            data: components["schemas"]["GetTokenResult"];
             meta: components["schemas"]["Meta"];
         };
-        GetTokenUnlocksData: {
+        GetTokenUnlocksResult: {
             /** @constant */
             kind: "token_unlocks";
             id: string;
@@ -1238,11 +1339,11 @@ export interface components {
                 amount_native: number;
             }[];
         };
-        GetTokenUnlocksResponse: {
-            data: components["schemas"]["GetTokenUnlocksData"];
+        GetTokenUnlocksEnvelope: {
+            data: components["schemas"]["GetTokenUnlocksResult"];
             meta: components["schemas"]["Meta"];
         };
-        ListNarrativesData: {
+        ListNarrativesResult: {
             /** @constant */
             kind: "narratives";
             /** @constant */
@@ -1259,11 +1360,11 @@ export interface components {
                 name: string;
             }[];
         };
-        ListNarrativesResponse: {
-            data: components["schemas"]["ListNarrativesData"];
+        ListNarrativesEnvelope: {
+            data: components["schemas"]["ListNarrativesResult"];
             meta: components["schemas"]["Meta"];
         };
-        GetNarrativeData: {
+        GetNarrativeResult: {
             /** @constant */
             kind: "narrative";
             id: string;
@@ -1282,11 +1383,11 @@ export interface components {
                 title: string;
             }[];
         };
-        GetNarrativeResponse: {
-            data: components["schemas"]["GetNarrativeData"];
+        GetNarrativeEnvelope: {
+            data: components["schemas"]["GetNarrativeResult"];
             meta: components["schemas"]["Meta"];
         };
-        GetFundData: {
+        GetFundResult: {
             /** @constant */
             kind: "fund";
             id: string;
@@ -1307,11 +1408,11 @@ export interface components {
                 full_name: string;
             }[];
         };
-        GetFundResponse: {
-            data: components["schemas"]["GetFundData"];
+        GetFundEnvelope: {
+            data: components["schemas"]["GetFundResult"];
             meta: components["schemas"]["Meta"];
         };
-        GetStockNewsData: {
+        GetStockNewsResult: {
             /** @constant */
             kind: "stock_news";
             id: string;
@@ -1330,29 +1431,23 @@ export interface components {
                 published_at: string;
             }[];
         };
-        GetStockNewsResponse: {
-            data: components["schemas"]["GetStockNewsData"];
+        GetStockNewsEnvelope: {
+            data: components["schemas"]["GetStockNewsResult"];
             meta: components["schemas"]["Meta"];
         };
-        GetKeyData: {
+        GetKeyResult: {
             /** @constant */
             kind: "key_info";
             id: string;
             /** @enum {string} */
             tier: "free" | "pro" | "pro_plus" | "team" | "internal";
             scopes: ("search" | "discovery" | "projects" | "funds" | "people" | "tokens" | "markets" | "stocks" | "news" | "narratives" | "events" | "x_accounts")[];
+            /** @description Credits left after the request. */
             credits_remaining: number;
-            rate_limit: {
-                limit: number;
-                remaining: number;
-                /** Format: date-time */
-                reset_at: string;
-                /** @enum {string} */
-                tier: "free" | "pro" | "pro_plus" | "team" | "internal";
-            };
+            rate_limit: components["schemas"]["RateLimit"];
         };
-        GetKeyResponse: {
-            data: components["schemas"]["GetKeyData"];
+        GetKeyEnvelope: {
+            data: components["schemas"]["GetKeyResult"];
             meta: components["schemas"]["Meta"];
         };
     };
@@ -1371,10 +1466,10 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["InvalidApiKeyError"];
+                "application/json": components["schemas"]["InvalidApiKeyEnvelope"];
             };
         };
-        /** @description HTTP 402 `INSUFFICIENT_CREDITS`: The API key does not have enough credits for this request. */
+        /** @description HTTP 402 `INSUFFICIENT_CREDITS`: The API key does not have enough credits for this operation: the message names its cost and the key's balance. */
         InsufficientCredits: {
             headers: {
                 /** @description Responses are never cacheable. */
@@ -1396,7 +1491,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["InsufficientCreditsError"];
+                "application/json": components["schemas"]["InsufficientCreditsEnvelope"];
             };
         };
         /** @description HTTP 403 `FORBIDDEN`: The API key is not allowed to call this operation. */
@@ -1421,7 +1516,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ForbiddenError"];
+                "application/json": components["schemas"]["ForbiddenEnvelope"];
             };
         };
         /** @description HTTP 404 `NOT_FOUND`: The requested resource was not found. */
@@ -1446,7 +1541,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["NotFoundError"];
+                "application/json": components["schemas"]["NotFoundEnvelope"];
             };
         };
         /** @description HTTP 422 `INVALID_REQUEST`: The request is invalid; see error.details. */
@@ -1471,7 +1566,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["InvalidRequestError"];
+                "application/json": components["schemas"]["InvalidRequestEnvelope"];
             };
         };
         /** @description HTTP 429 `RATE_LIMITED`: Rate limit exceeded; retry after the time given in Retry-After. */
@@ -1498,7 +1593,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["RateLimitedError"];
+                "application/json": components["schemas"]["RateLimitedEnvelope"];
             };
         };
         /** @description HTTP 500 `INTERNAL_ERROR`: The request could not be completed. */
@@ -1523,7 +1618,26 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["InternalErrorError"];
+                "application/json": components["schemas"]["InternalErrorEnvelope"];
+            };
+        };
+        /** @description HTTP 429 `RATE_LIMITED`: this client address asked for the reference paths too often (30 at once, then 2 a second); sent after a second. No key is involved: `meta` holds no balance or window. */
+        PublicRateLimited: {
+            headers: {
+                /** @description Responses are never cacheable. */
+                "Cache-Control": "no-store";
+                /** @description Equals `meta.request_id`. */
+                "x-service-request-id": string;
+                /** @description Equals `meta.credits_used`: the cost on a 200, 0 on every error. */
+                "x-service-credits-used": string;
+                /** @description The content hash of the compiled snapshot that answered; every response is answered wholly from it. A new value means the data changed. */
+                "x-service-snapshot"?: string;
+                /** @description Whole seconds until the rate window resets, rounded up; never 0. */
+                "Retry-After": string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["PublicRateLimitedEnvelope"];
             };
         };
     };
@@ -1574,7 +1688,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SearchEntitiesResponse"];
+                    "application/json": components["schemas"]["SearchEntitiesEnvelope"];
                 };
             };
             401: components["responses"]["InvalidApiKey"];
@@ -1620,7 +1734,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SearchPeopleResponse"];
+                    "application/json": components["schemas"]["SearchPeopleEnvelope"];
                 };
             };
             401: components["responses"]["InvalidApiKey"];
@@ -1667,7 +1781,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetPersonInvestmentsResponse"];
+                    "application/json": components["schemas"]["GetPersonInvestmentsEnvelope"];
                 };
             };
             401: components["responses"]["InvalidApiKey"];
@@ -1714,7 +1828,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetPersonRolesResponse"];
+                    "application/json": components["schemas"]["GetPersonRolesEnvelope"];
                 };
             };
             401: components["responses"]["InvalidApiKey"];
@@ -1759,7 +1873,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetProjectResponse"];
+                    "application/json": components["schemas"]["GetProjectEnvelope"];
                 };
             };
             401: components["responses"]["InvalidApiKey"];
@@ -1806,7 +1920,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetProjectFeaturesResponse"];
+                    "application/json": components["schemas"]["GetProjectFeaturesEnvelope"];
                 };
             };
             401: components["responses"]["InvalidApiKey"];
@@ -1853,7 +1967,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetProjectEventsResponse"];
+                    "application/json": components["schemas"]["GetProjectEventsEnvelope"];
                 };
             };
             401: components["responses"]["InvalidApiKey"];
@@ -1898,7 +2012,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetProjectFundingResponse"];
+                    "application/json": components["schemas"]["GetProjectFundingEnvelope"];
                 };
             };
             401: components["responses"]["InvalidApiKey"];
@@ -1943,7 +2057,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetProjectMarketResponse"];
+                    "application/json": components["schemas"]["GetProjectMarketEnvelope"];
                 };
             };
             401: components["responses"]["InvalidApiKey"];
@@ -1988,7 +2102,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetTokenomicsResponse"];
+                    "application/json": components["schemas"]["GetTokenomicsEnvelope"];
                 };
             };
             401: components["responses"]["InvalidApiKey"];
@@ -2034,7 +2148,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ListMarketTopMoversResponse"];
+                    "application/json": components["schemas"]["ListMarketTopMoversEnvelope"];
                 };
             };
             401: components["responses"]["InvalidApiKey"];
@@ -2077,7 +2191,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetMarketSnapshotResponse"];
+                    "application/json": components["schemas"]["GetMarketSnapshotEnvelope"];
                 };
             };
             401: components["responses"]["InvalidApiKey"];
@@ -2124,7 +2238,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ListStockRankingsResponse"];
+                    "application/json": components["schemas"]["ListStockRankingsEnvelope"];
                 };
             };
             401: components["responses"]["InvalidApiKey"];
@@ -2170,7 +2284,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ListFundRankingsResponse"];
+                    "application/json": components["schemas"]["ListFundRankingsEnvelope"];
                 };
             };
             401: components["responses"]["InvalidApiKey"];
@@ -2217,7 +2331,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ListTrendingEntitiesResponse"];
+                    "application/json": components["schemas"]["ListTrendingEntitiesEnvelope"];
                 };
             };
             401: components["responses"]["InvalidApiKey"];
@@ -2262,7 +2376,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetNewsResponse"];
+                    "application/json": components["schemas"]["GetNewsEnvelope"];
                 };
             };
             401: components["responses"]["InvalidApiKey"];
@@ -2307,7 +2421,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetXAccountResponse"];
+                    "application/json": components["schemas"]["GetXAccountEnvelope"];
                 };
             };
             401: components["responses"]["InvalidApiKey"];
@@ -2352,7 +2466,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetEventResponse"];
+                    "application/json": components["schemas"]["GetEventEnvelope"];
                 };
             };
             401: components["responses"]["InvalidApiKey"];
@@ -2397,7 +2511,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetTokenResponse"];
+                    "application/json": components["schemas"]["GetTokenEnvelope"];
                 };
             };
             401: components["responses"]["InvalidApiKey"];
@@ -2445,7 +2559,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetTokenUnlocksResponse"];
+                    "application/json": components["schemas"]["GetTokenUnlocksEnvelope"];
                 };
             };
             401: components["responses"]["InvalidApiKey"];
@@ -2490,7 +2604,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ListNarrativesResponse"];
+                    "application/json": components["schemas"]["ListNarrativesEnvelope"];
                 };
             };
             401: components["responses"]["InvalidApiKey"];
@@ -2537,7 +2651,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetNarrativeResponse"];
+                    "application/json": components["schemas"]["GetNarrativeEnvelope"];
                 };
             };
             401: components["responses"]["InvalidApiKey"];
@@ -2584,7 +2698,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetFundResponse"];
+                    "application/json": components["schemas"]["GetFundEnvelope"];
                 };
             };
             401: components["responses"]["InvalidApiKey"];
@@ -2631,7 +2745,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetStockNewsResponse"];
+                    "application/json": components["schemas"]["GetStockNewsEnvelope"];
                 };
             };
             401: components["responses"]["InvalidApiKey"];
@@ -2674,7 +2788,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetKeyResponse"];
+                    "application/json": components["schemas"]["GetKeyEnvelope"];
                 };
             };
             401: components["responses"]["InvalidApiKey"];
@@ -2826,6 +2940,153 @@ export interface operations {
                     };
                 };
             };
+        };
+    };
+    openapi_document: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The current version. */
+            200: {
+                headers: {
+                    /** @description May be kept, but revalidated: send `If-None-Match` with the `ETag` for a 304. */
+                    "Cache-Control": "no-cache";
+                    /** @description Names the bytes sent: a hash of the content and the encoding. */
+                    ETag: string;
+                    /** @description Sent in brotli or gzip when `Accept-Encoding` allows it. */
+                    Vary: "Accept-Encoding";
+                    /** @description Equals `meta.request_id`. */
+                    "x-service-request-id": string;
+                    /** @description The content hash of the compiled snapshot that answered; every response is answered wholly from it. A new value means the data changed. */
+                    "x-service-snapshot"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description The client's copy (`If-None-Match`) is current; no body. */
+            304: {
+                headers: {
+                    /** @description May be kept, but revalidated: send `If-None-Match` with the `ETag` for a 304. */
+                    "Cache-Control": "no-cache";
+                    /** @description Names the bytes sent: a hash of the content and the encoding. */
+                    ETag: string;
+                    /** @description Sent in brotli or gzip when `Accept-Encoding` allows it. */
+                    Vary: "Accept-Encoding";
+                    /** @description Equals `meta.request_id`. */
+                    "x-service-request-id": string;
+                    /** @description The content hash of the compiled snapshot that answered; every response is answered wholly from it. A new value means the data changed. */
+                    "x-service-snapshot"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            422: components["responses"]["InvalidRequest"];
+            429: components["responses"]["PublicRateLimited"];
+        };
+    };
+    reference_page: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The current version. */
+            200: {
+                headers: {
+                    /** @description May be kept, but revalidated: send `If-None-Match` with the `ETag` for a 304. */
+                    "Cache-Control": "no-cache";
+                    /** @description Names the bytes sent: a hash of the content and the encoding. */
+                    ETag: string;
+                    /** @description Sent in brotli or gzip when `Accept-Encoding` allows it. */
+                    Vary: "Accept-Encoding";
+                    /** @description Equals `meta.request_id`. */
+                    "x-service-request-id": string;
+                    /** @description The content hash of the compiled snapshot that answered; every response is answered wholly from it. A new value means the data changed. */
+                    "x-service-snapshot"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The client's copy (`If-None-Match`) is current; no body. */
+            304: {
+                headers: {
+                    /** @description May be kept, but revalidated: send `If-None-Match` with the `ETag` for a 304. */
+                    "Cache-Control": "no-cache";
+                    /** @description Names the bytes sent: a hash of the content and the encoding. */
+                    ETag: string;
+                    /** @description Sent in brotli or gzip when `Accept-Encoding` allows it. */
+                    Vary: "Accept-Encoding";
+                    /** @description Equals `meta.request_id`. */
+                    "x-service-request-id": string;
+                    /** @description The content hash of the compiled snapshot that answered; every response is answered wholly from it. A new value means the data changed. */
+                    "x-service-snapshot"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            422: components["responses"]["InvalidRequest"];
+            429: components["responses"]["PublicRateLimited"];
+        };
+    };
+    llms_txt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The current version. */
+            200: {
+                headers: {
+                    /** @description May be kept, but revalidated: send `If-None-Match` with the `ETag` for a 304. */
+                    "Cache-Control": "no-cache";
+                    /** @description Names the bytes sent: a hash of the content and the encoding. */
+                    ETag: string;
+                    /** @description Sent in brotli or gzip when `Accept-Encoding` allows it. */
+                    Vary: "Accept-Encoding";
+                    /** @description Equals `meta.request_id`. */
+                    "x-service-request-id": string;
+                    /** @description The content hash of the compiled snapshot that answered; every response is answered wholly from it. A new value means the data changed. */
+                    "x-service-snapshot"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description The client's copy (`If-None-Match`) is current; no body. */
+            304: {
+                headers: {
+                    /** @description May be kept, but revalidated: send `If-None-Match` with the `ETag` for a 304. */
+                    "Cache-Control": "no-cache";
+                    /** @description Names the bytes sent: a hash of the content and the encoding. */
+                    ETag: string;
+                    /** @description Sent in brotli or gzip when `Accept-Encoding` allows it. */
+                    Vary: "Accept-Encoding";
+                    /** @description Equals `meta.request_id`. */
+                    "x-service-request-id": string;
+                    /** @description The content hash of the compiled snapshot that answered; every response is answered wholly from it. A new value means the data changed. */
+                    "x-service-snapshot"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            422: components["responses"]["InvalidRequest"];
+            429: components["responses"]["PublicRateLimited"];
         };
     };
 }
