@@ -1239,7 +1239,7 @@ export interface components {
             language: string;
             entities: {
                 /** @enum {string} */
-                type: "project" | "token" | "person" | "fund";
+                type: "project" | "token" | "person" | "fund" | "stock" | "narrative";
                 id: string;
                 slug: string;
                 name: string;
@@ -1393,7 +1393,8 @@ export interface components {
             id: string;
             slug: string;
             name: string;
-            fund_type: string;
+            /** @enum {string} */
+            fund_type: "vc" | "angel" | "accelerator" | "launchpad" | "cvc" | "family-office";
             limit: number;
             portfolio_count: number;
             portfolio: {

@@ -2,7 +2,7 @@
 // in, latest round first) and its partners (the people with a current role at it) (decision 31).
 import { z } from "zod";
 import { notFound } from "../errors.ts";
-import { firstRows, limitQuery, pathSlug, personRef, projectRef } from "./_schemas.ts";
+import { firstRows, fundTypeValues, limitApplied, limitQuery, pathSlug, personRef, projectRef, recordCount } from "./_schemas.ts";
 import { defineOperation } from "./operation.ts";
 
 /** Default and maximum: every portfolio project and partner kept (at most 20 of each per fund). */
@@ -19,16 +19,16 @@ export const getFundResponse = z.strictObject({
   id: z.string(),
   slug: z.string(),
   name: z.string(),
-  fund_type: z.string(),
-  limit: z.number().int(),
-  portfolio_count: z.number().int(),
+  fund_type: z.enum(fundTypeValues),
+  limit: limitApplied(FUND_MAX_LIMIT),
+  portfolio_count: recordCount,
   portfolio: z.array(projectRef),
-  partner_count: z.number().int(),
+  partner_count: recordCount,
   partners: z.array(personRef),
 });
 export type GetFundResponse = z.output<typeof getFundResponse>;
 
-interface FundRow { id: string; slug: string; name: string; fund_type: string; portfolio_count: number; partner_count: number }
+interface FundRow { id: string; slug: string; name: string; fund_type: (typeof fundTypeValues)[number]; portfolio_count: number; partner_count: number }
 
 export const getFund = defineOperation({
   id: "get_fund",

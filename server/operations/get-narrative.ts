@@ -2,7 +2,7 @@
 // timeline, oldest first (decision 31).
 import { z } from "zod";
 import { notFound } from "../errors.ts";
-import { date, firstRows, limitQuery, pathSlug, projectRef } from "./_schemas.ts";
+import { date, firstRows, limitApplied, limitQuery, pathSlug, projectRef, recordCount } from "./_schemas.ts";
 import { defineOperation } from "./operation.ts";
 
 /** Default and maximum: every member project kept (at most 20 per narrative). */
@@ -21,8 +21,8 @@ export const getNarrativeResponse = z.strictObject({
   id: z.string(),
   slug: z.string(),
   name: z.string(),
-  limit: z.number().int(),
-  project_count: z.number().int(),
+  limit: limitApplied(NARRATIVE_MAX_LIMIT),
+  project_count: recordCount,
   projects: z.array(projectRef),
   timeline: z.array(timelineEntry).max(20),
 });

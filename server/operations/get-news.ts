@@ -14,7 +14,7 @@ export const getNewsRequest = z.strictObject({
 });
 
 /** What a story may name: the families news.jsonl may link. */
-const newsEntityTypes = ["project", "token", "person", "fund"] as const;
+const newsEntityTypes = ["project", "token", "person", "fund", "stock", "narrative"] as const;
 const newsEntity = z.strictObject({ type: z.enum(newsEntityTypes), id: z.string(), slug: z.string(), name: z.string() });
 
 export const getNewsResponse = z.strictObject({

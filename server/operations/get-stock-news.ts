@@ -1,7 +1,7 @@
 // 25. GET /v1/stocks/{slug}/news: the curated stories naming a stock, newest first (decision 31).
 import { z } from "zod";
 import { notFound } from "../errors.ts";
-import { dateTime, firstRows, limitQuery, pathSlug, stockRef } from "./_schemas.ts";
+import { dateTime, firstRows, limitApplied, limitQuery, pathSlug, recordCount, stockRef } from "./_schemas.ts";
 import { NEWS_ID_PATTERN } from "./get-news.ts";
 import { defineOperation } from "./operation.ts";
 
@@ -20,8 +20,8 @@ export const getStockNewsResponse = z.strictObject({
   kind: z.literal("stock_news"),
   id: z.string(),
   stock: stockRef,
-  limit: z.number().int(),
-  story_count: z.number().int(),
+  limit: limitApplied(STOCK_NEWS_MAX_LIMIT),
+  story_count: recordCount,
   stories: z.array(story),
 });
 export type GetStockNewsResponse = z.output<typeof getStockNewsResponse>;

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { ApiError, missingPart, notFound } from "../errors.ts";
 import { isoDateTime } from "../../snapshot/iso-time.ts";
 import { unlocksInWindow, type UnlockPlan } from "../../snapshot/unlocks.ts";
-import { countQuery, dateTime, pathSlug, tokenRef } from "./_schemas.ts";
+import { countQuery, dateTime, limitApplied, pathSlug, recordCount, tokenRef } from "./_schemas.ts";
 import { freshUntil } from "./_freshness.ts";
 import { defineOperation } from "./operation.ts";
 
@@ -30,11 +30,11 @@ export const getTokenUnlocksResponse = z.strictObject({
   id: z.string(),
   token: tokenRef,
   as_of: dateTime,
-  days: z.number().int(),
-  limit: z.number().int(),
+  days: z.number().int().min(1).max(TOKEN_UNLOCKS_MAX_DAYS),
+  limit: limitApplied(TOKEN_UNLOCKS_DEFAULT_LIMIT),
   window_start: dateTime,
   window_end: dateTime,
-  unlock_count: z.number().int().min(0),
+  unlock_count: recordCount,
   unlocks: z.array(unlock),
 });
 export type GetTokenUnlocksResponse = z.output<typeof getTokenUnlocksResponse>;

@@ -14,7 +14,8 @@ export const getTokenRequest = z.strictObject({
 const contract = z.strictObject({ chain_id: z.string(), address: z.string() });
 const market = z.strictObject({
   as_of: dateTime,
-  rank: z.number().int().min(1),
+  // The token's position in the top-200 market universe.
+  rank: z.number().int().min(1).max(200),
   price_usd: z.number(),
   change_24h_pct: z.number(),
   change_7d_pct: z.number(),

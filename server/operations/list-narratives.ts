@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { ApiError, staleData } from "../errors.ts";
 import { JsonText } from "../prebuilt-json.ts";
-import { dateTime, limitQuery } from "./_schemas.ts";
+import { dateTime, limitApplied, limitQuery, rankOf } from "./_schemas.ts";
 import { freshUntil } from "./_freshness.ts";
 import { rankedEntry, rankedJson } from "./_ranked-json.ts";
 import { defineOperation } from "./operation.ts";
@@ -18,7 +18,7 @@ export const listNarrativesRequest = z.strictObject({
 
 const rankedNarrative = z.strictObject({
   type: z.literal("narrative"),
-  rank: z.number().int().min(1),
+  rank: rankOf(NARRATIVES_DEFAULT_LIMIT),
   id: z.string(),
   slug: z.string(),
   name: z.string(),
@@ -28,7 +28,7 @@ export const listNarrativesResponse = z.strictObject({
   kind: z.literal("narratives"),
   ranking_basis: z.literal("service_trending_signal"),
   as_of: dateTime,
-  limit: z.number().int(),
+  limit: limitApplied(NARRATIVES_DEFAULT_LIMIT),
   results: z.array(rankedNarrative),
 });
 export type ListNarrativesResponse = z.output<typeof listNarrativesResponse>;

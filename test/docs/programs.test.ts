@@ -126,7 +126,7 @@ async function prepare(example: string | undefined): Promise<{ key: string; rest
 
 it("finds the programs of both pages, and says why each block it does not run is not a program", () => {
   expect(all.filter((program) => program.file === "README.md").map((program) => program.lang).sort()).toEqual(["python", "python", "sh", "ts"]);
-  expect(all.filter((program) => program.example !== undefined)).toHaveLength(27);
+  expect(all.filter((program) => program.example !== undefined)).toHaveLength(33);
   const skipped = PAGES.flatMap((page) => programs(page).skipped);
   for (const { reason } of skipped) expect(reason.length).toBeGreaterThan(10);
 });

@@ -143,8 +143,11 @@ it("every integer states its real bounds: a lower bound always, never one below 
   for (const [at, schema] of integers) {
     expect(schema.minimum, at).toBeGreaterThanOrEqual(0);
     expect(schema.maximum, at).toBeGreaterThanOrEqual(schema.minimum as number);
-    // A list's `limit` and its ranks (a rate window's `limit` is a request count: 1 to 1,000,000).
-    if (/Result\/.*\/(limit|rank)$/.test(at)) expect([schema.minimum, schema.maximum], at).toEqual([1, expect.toBeOneOf([20, 30])]);
+    // A list's `limit` and its ranks (a rate window's `limit` is a request count: 1 to 1,000,000);
+    // a token's market rank is its place in the top-200 market universe.
+    if (/Result\/.*\/(limit|rank)$/.test(at)) {
+      expect([schema.minimum, schema.maximum], at).toEqual([1, at.includes("/market/") ? 200 : expect.toBeOneOf([20, 30])]);
+    }
   }
 });
 

@@ -32,6 +32,7 @@ function absentPath(route: Route): string {
 const missingPartCalls: Record<string, Array<{ path: string; message: string }>> = {
   get_project_market: [{ path: "/v1/projects/beacon-lend/market", message: "The project has no fresh TVL snapshot." }],
   get_tokenomics: [{ path: "/v1/tokenomics/tok_btc", message: "The token has no fresh tokenomics." }],
+  get_token_unlocks: [{ path: "/v1/tokens/tok_btc/unlocks", message: "The token has no served tokenomics." }],
 };
 
 describe.each(metered.map((route) => [route.operation, route] as const))("402: %s", (operation, route) => {
