@@ -15,6 +15,10 @@ const BUCKETS = ["team", "investors", "community", "ecosystem", "treasury", "pub
 const CADENCES = ["monthly", "quarterly", "weekly", "daily", "linear", "yearly"] as const;
 const UTILITIES = ["gas", "governance", "staking", "fee_discount", "collateral", "payments", "access", "burn"] as const;
 const MODELS = ["fixed_supply", "inflationary", "deflationary", "elastic", "dual_token", "capped_emission"] as const;
+/** Where sample tokens live: Ethereum, BNB Smart Chain, Polygon, Arbitrum One, Base (CAIP-2), and Solana. */
+const EVM_CHAINS = ["eip155:1", "eip155:56", "eip155:137", "eip155:42161", "eip155:8453"] as const;
+const SOLANA = "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp";
+const BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
 
 export function* tokenRecords(plan: Plan): Generator<TokenSource> {
   for (let k = 0; k < plan.counts.tokens; k += 1) yield tokenRecord(plan, k);
@@ -28,12 +32,28 @@ function tokenRecord(plan: Plan, k: number): TokenSource {
     ...identity,
     project_id: k >= 2 && k % 3 === 0 && projectIndex < plan.counts.projects ? projectIdentity(projectIndex).id : null,
     benchmark: k === 0 ? "btc" : k === 1 ? "eth" : null,
+    ...contracts(k),
     ...visibility("tokens", k),
     ...curatedProminence("tokens", k),
     ...(rng.chance(0.3) ? { description: `${identity.name} (${identity.symbol}) is an invented sample asset.` } : {}),
     ...internalFields(rng, plan, identity.slug, 0.25),
     market: k >= UNRANKED.from && k < UNRANKED.to ? null : market(plan, rng, k),
     tokenomics: k % 3 === 2 ? null : tokenomics(plan, rng, k),
+  };
+}
+
+/**
+ * Two tokens in three are contracts on 1-3 chains (an EVM address on each EVM chain; on Solana a
+ * base58 mint); the benchmarks are native coins. A stream of their own, so the rest of the
+ * sample does not move when this changes.
+ */
+function contracts(k: number): Pick<TokenSource, "contracts"> {
+  if (k < 2 || k % 3 === 1) return {};
+  const rng = rngFor("token-contracts", k);
+  const chains = rng.sample([...EVM_CHAINS, SOLANA], rng.int(1, 3));
+  const chars = (alphabet: string, n: number) => Array.from({ length: n }, () => alphabet.charAt(rng.int(0, alphabet.length - 1))).join("");
+  return {
+    contracts: chains.map((chain_id) => ({ chain_id, address: chain_id === SOLANA ? chars(BASE58, 44) : `0x${chars("0123456789abcdef", 40)}` })),
   };
 }
 

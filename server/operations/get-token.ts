@@ -53,6 +53,9 @@ export const getToken = defineOperation({
     const marketOf = snapshot.prepare<[string], MarketRow>(`
       SELECT position AS rank, price_usd, change_24h_pct, change_7d_pct, market_cap_usd, volume_24h_usd
       FROM market_assets WHERE token_id = ?`);
+    const contractsOf = snapshot.prepare<[string], z.output<typeof contract>>(
+      "SELECT chain_id, address FROM token_contracts WHERE token_id = ? ORDER BY position",
+    );
     const marketAsOf = snapshot.prepare<[], string | null>("SELECT as_of FROM snapshots WHERE name = 'market'").pluck().get() ?? null;
     const marketUntil = freshUntil(marketAsOf, "market");
     return ({ params }): GetTokenResponse | typeof notFound => {
@@ -65,7 +68,7 @@ export const getToken = defineOperation({
         symbol: token.symbol,
         name: token.name,
         project: token.project_id === null ? null : { id: token.project_id, slug: token.project_slug!, name: token.project_name! },
-        contracts: [],
+        contracts: contractsOf.all(token.id),
         market: facts === undefined ? null : { as_of: marketAsOf!, ...facts },
       };
     };

@@ -33,6 +33,14 @@ describe("get_token", () => {
       meta: okMeta(1, 999),
     });
   });
+  it("gives the token's contracts, ordered by chain: namespace, then the reference as a number", async () => {
+    expect((await get("/v1/tokens/tok_usdc")).data.contracts).toEqual([
+      { chain_id: "eip155:1", address: "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48" },
+      { chain_id: "eip155:137", address: "0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359" },
+      { chain_id: "eip155:8453", address: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913" },
+      { chain_id: "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp", address: "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v" },
+    ]);
+  });
   it("market is null outside the universe and once the market snapshot is older than 6 hours", async () => {
     // Wrapped: its market observation is ineligible. Orphan: its project is hidden.
     expect((await get("/v1/tokens/tok_weth")).data).toMatchObject({ project: null, market: null });
