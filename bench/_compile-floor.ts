@@ -40,15 +40,19 @@ function inserters(db: Database.Database): Record<string, Insert> {
   const projectEvent = s("INSERT INTO project_events VALUES (?, ?, ?, ?, ?)");
   const round = s("INSERT INTO funding_rounds VALUES (?, ?, ?, ?, ?)");
   const tvl = s("INSERT INTO project_tvl VALUES (?, ?, ?)");
-  const token = s("INSERT INTO tokens VALUES (?, ?, ?, ?)");
+  const token = s("INSERT INTO tokens VALUES (?, ?, ?, ?, ?)");
+  const contract = s("INSERT INTO token_contracts VALUES (?, ?, ?, ?)");
   const market = s("INSERT INTO market_assets VALUES (?, ?, ?, ?, ?, ?, ?)");
   const tokenomics = s("INSERT INTO tokenomics VALUES (?, ?, ?)");
   const allocation = s("INSERT INTO tokenomics_allocations VALUES (?, ?, ?, ?, ?)");
   const person = s("INSERT INTO people VALUES (?, ?, ?, ?, ?, 1)");
   const investment = s("INSERT INTO person_investments VALUES (?, ?, ?)");
   const role = s("INSERT INTO person_roles VALUES (?, ?, ?, ?)");
-  const fund = s("INSERT INTO funds VALUES (?, ?, ?, ?)");
-  const stock = s("INSERT INTO stocks VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
+  const fund = s("INSERT INTO funds VALUES (?, ?, ?, ?, 0, 0)");
+  const stock = s("INSERT INTO stocks VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0)");
+  const narrative = s("INSERT INTO narratives VALUES (?, ?, ?, ?)");
+  const narrativeProject = s("INSERT INTO narrative_projects VALUES (?, ?, ?)");
+  const narrativeEntry = s("INSERT INTO narrative_timeline VALUES (?, ?, ?, ?)");
   const news = s("INSERT INTO news VALUES (?, ?, ?, ?, ?, ?)");
   const newsEntity = s("INSERT INTO news_entities VALUES (?, ?, ?, ?, '', '')");
   const event = s("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
@@ -70,7 +74,8 @@ function inserters(db: Database.Database): Record<string, Insert> {
       if (latest) tvl.run(r.id, latest.date, latest.tvl_usd);
     },
     tokens(r) {
-      token.run(r.id, r.slug, r.symbol, r.name);
+      token.run(r.id, r.slug, r.symbol, r.name, r.project_id ?? null);
+      list(r.contracts).forEach((c, i) => contract.run(r.id, i + 1, c.chain_id, c.address));
       const m = r.market as Row | null;
       if (m) market.run(++marketPosition, r.id, m.price_usd, m.market_cap_usd, m.volume_24h_usd, m.change_24h_pct, m.change_7d_pct);
       const t = r.tokenomics as Record<string, Row> | null;
@@ -83,10 +88,16 @@ function inserters(db: Database.Database): Record<string, Insert> {
       const investments = list(r.investments), roles = list(r.roles);
       person.run(r.id, r.slug, r.full_name, investments.length, roles.length);
       investments.forEach((v, i) => investment.run(r.id, i + 1, v.project_id));
-      roles.forEach((v, i) => role.run(r.id, i + 1, v.project_id, v.is_current ? 1 : 0));
+      roles.forEach((v, i) => role.run(r.id, i + 1, v.project_id ?? v.fund_id, v.is_current ? 1 : 0));
     },
     funds(r) { fund.run(r.id, r.slug, r.name, r.fund_type); },
     stocks(r) { stock.run(r.id, r.slug, r.name, r.ticker, r.exchange, r.region, r.crypto_angle, r.ipo_date, r.is_pre_ipo ? 1 : 0); },
+    narratives(r) {
+      const projects = Array.isArray(r.projects) ? (r.projects as string[]) : [], timeline = list(r.timeline);
+      narrative.run(r.id, r.slug, r.name, projects.length);
+      projects.forEach((id, i) => narrativeProject.run(r.id, i + 1, id));
+      timeline.forEach((t, i) => narrativeEntry.run(r.id, i + 1, t.date, t.title));
+    },
     news(r) {
       news.run(r.id, r.title, r.summary, r.published_at, r.sentiment, r.language);
       list(r.entities).forEach((e, i) => newsEntity.run(r.id, i + 1, e.type, e.id));

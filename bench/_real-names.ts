@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } 
 import { join } from "node:path";
 import { compileSnapshot } from "../compiler/compile.ts";
 import { readManifest } from "../compiler/manifest.ts";
+import { families } from "../compiler/families/index.ts";
 import { fold } from "../snapshot/fold.ts";
 import { SNAPSHOT_FORMAT_VERSION } from "../snapshot/schema.ts";
 import { runCompileChild } from "./_children.ts";
@@ -53,7 +54,7 @@ export async function ensureRealShapedSnapshot(records: number, log: (line: stri
     const lines = (make: (coin: RealCoin) => object) => coins.map((coin) => JSON.stringify(make(coin)) + "\n").join("");
     writeFileSync(join(dir, "projects.jsonl"), lines((c) => ({ id: `project:${c.id}`, slug: c.slug, name: c.name })));
     writeFileSync(join(dir, "tokens.jsonl"), lines((c) => ({ id: `token:${c.id}`, slug: c.slug, symbol: c.symbol, name: c.name, project_id: `project:${c.id}` })));
-    for (const empty of ["events", "funds", "news", "people", "stocks", "trending", "x_accounts"]) writeFileSync(join(dir, `${empty}.jsonl`), "");
+    for (const { file } of families) if (file !== "projects.jsonl" && file !== "tokens.jsonl") writeFileSync(join(dir, file), "");
     const sample: Sample = { scale: 0, dir, asOf: AS_OF, lines: records };
     const report = await runCompileChild("compile", sample, file);
     log(`  compiled a real-shaped set of ${records.toLocaleString("en-US")} records in ${(report.wallMs / 1000).toFixed(1)} s`);
