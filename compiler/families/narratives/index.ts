@@ -2,7 +2,7 @@
 // the narrative rankings; named by news entities and trending entries.
 import { cutoff, eligibilityThresholds, snapshotCaps } from "../../policy.ts";
 import { defineFamily } from "../define.ts";
-import { duplicate, intoProblems, overCap, quote, visibilityCounts } from "../_sql.ts";
+import { countBy, duplicate, intoProblems, overCap, quote, visibilityCounts } from "../_sql.ts";
 import { bit, list, nullable } from "../_values.ts";
 import type { Json } from "../define.ts";
 import { narrativeSource } from "./source.ts";
@@ -70,8 +70,8 @@ CREATE TABLE kept.k_narrative_signals AS SELECT id, line, score, observed_at,
   }),
   output: `
 INSERT INTO narratives (id, slug, name, project_count)
-  SELECT n.id, n.slug, n.name, (SELECT count(*) FROM k_narrative_projects p WHERE p.narrative_id = n.id)
-  FROM k_narratives n ORDER BY n.id;
+  SELECT n.id, n.slug, n.name, coalesce(c.n, 0)
+  FROM k_narratives n LEFT JOIN ${countBy("k_narrative_projects", "narrative_id")} c ON c.owner = n.id ORDER BY n.id;
 INSERT INTO narrative_projects SELECT narrative_id, position, project_id
   FROM k_narrative_projects WHERE position <= ${cap} ORDER BY narrative_id, position;
 INSERT INTO narrative_timeline
