@@ -15,7 +15,8 @@ const acceptable = (text: string) => text.trim().length >= 2 && /[\p{L}\p{N}]/u.
 
 export function adversarialQueries(snapshot: Database.Database): { queries: AdversarialQuery[]; refused: number } {
   const trigrams = snapshot
-    .prepare<[number], string>("SELECT trigram FROM search_trigrams WHERE trigram NOT LIKE '%' || char(10) || '%' GROUP BY trigram ORDER BY sum(documents) DESC, trigram LIMIT ?")
+    .prepare<[number], string>(`SELECT trigram FROM search_trigrams WHERE search_index <> 'default' AND trigram <> '' AND trigram NOT LIKE '%' || char(10) || '%'
+      GROUP BY trigram ORDER BY sum(documents) DESC, trigram LIMIT ?`)
     .pluck().all(ADVERSARIAL_TOP);
   const bigrams = _commonBigrams(snapshot, ADVERSARIAL_TOP);
   const glued = trigrams.slice(0, GLUED_TOP).flatMap((a) => trigrams.slice(0, GLUED_TOP).filter((b) => b !== a).map((b) => a + b));

@@ -9,7 +9,8 @@ import type Database from "better-sqlite3";
 import type { ErrorDetail } from "../server/errors.ts";
 import { dataValue } from "../server/prebuilt-json.ts";
 import type { Caller } from "../server/operations/operation.ts";
-import { searchEntities } from "../server/operations/search-entities.ts";
+import { SEARCH_DEFAULT_LIMIT, searchEntities, searchEntries } from "../server/operations/search-entities.ts";
+import { createSearchIndex, defaultSearchFamilies, SEARCH_CANDIDATE_LIMIT, type SearchFamily } from "../server/operations/search-index.ts";
 import { openSnapshot } from "../snapshot/open.ts";
 import { handleSearchKey } from "../snapshot/x-ids.ts";
 import { RELEVANCE_QUERIES, rankOf } from "../test/_support/relevance.ts";
@@ -79,6 +80,10 @@ export async function benchRelevance(config: BenchConfig, log: (line: string) =>
         row(`${c.label}: adversarial`, c.adversarial),
       ]),
     }, {
+      title: `What the candidate budget (${SEARCH_CANDIDATE_LIMIT.toLocaleString("en-US")} per pass) changes: the ${QUERIES} realistic queries of each set, default families, limit ${SEARCH_DEFAULT_LIMIT}, as served and with no budget`,
+      header: ["set", "answers as with no budget", "hits left out"],
+      rows: costs.map((c) => [c.label, `${c.budget.same} of ${c.budget.queries}`, String(c.budget.missing)]),
+    }, {
       title: `Server CPU per request over HTTP, cei serve on the real set (${config.operationRounds} rounds of ${config.operationSeconds} s; each search run ÷ the get_project runs beside it, median)`,
       header: ["request", "server CPU µs/req", "÷ get_project"],
       rows: [["get_project (real slugs)", fixed(http.projectUs), "1.00"], [`search_entities (${QUERIES} realistic queries)`, fixed(http.searchUs), fixed(http.ratio)]],
@@ -138,10 +143,31 @@ function _cost(file: string, realistic: readonly string[], relevance: readonly s
       realistic: _time(realistic.map((q) => () => run(q))),
       relevance: _time(relevance.map((q) => () => run(q))),
       adversarial: _time(adversarial.map(({ q, types }) => () => run(q, types))),
+      budget: _budgetEffect(snapshot as Database.Database, realistic),
     };
   } finally {
     snapshot.close();
   }
+}
+
+/**
+ * What the candidate budget changes: each realistic query (default families, limit 10) searched as
+ * served and with no budget, which returns exactly decision 29's rule; how many answers differ and
+ * how many hits the budget leaves out.
+ */
+function _budgetEffect(snapshot: Database.Database, queries: readonly string[]) {
+  const served = createSearchIndex(snapshot, undefined, searchEntries);
+  const unbounded = createSearchIndex(snapshot, undefined, searchEntries, Number.MAX_SAFE_INTEGER);
+  const families = new Set<SearchFamily>(defaultSearchFamilies);
+  let same = 0;
+  let missing = 0;
+  for (const q of queries) {
+    const got = served.search(q, families, SEARCH_DEFAULT_LIMIT);
+    const want = unbounded.search(q, families, SEARCH_DEFAULT_LIMIT);
+    if (got.length === want.length && got.every((entry, i) => entry === want[i])) same += 1;
+    missing += want.filter((entry) => !got.includes(entry)).length;
+  }
+  return { queries: queries.length, same, missing };
 }
 
 /** Each call timed in ROUNDS passes; a call's figure is its median over them (wall and process CPU). */

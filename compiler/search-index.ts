@@ -2,11 +2,11 @@
 // each family's search declaration (prominence signals). Every searchable entity gets its place in
 // one global order, ord: prominence (higher first, none last), then the shorter name, then id,
 // then family. Then, all in ord order: search_entities (the folded name and slug), search_exact
-// (every exact key, by key then ord), one FTS5 trigram index per named family (rowid = ord) and each family's
-// trigram counts. Text is folded in JS (snapshot/fold.ts, as the server folds a query).
+// (every exact key, by key then ord), the FTS5 trigram indexes (rowid = ord; one per named family and
+// one over the default families) and each index's trigram counts. Text is folded in JS (snapshot/fold.ts, as the server folds a query).
 import type Database from "better-sqlite3";
 import { fold } from "../snapshot/fold.ts";
-import { NAMED_SEARCH_FAMILIES, SEARCH_KEY_FAMILIES, searchLayout, type SearchKeyFamily } from "../snapshot/search-keys.ts";
+import { SEARCH_KEY_FAMILIES, SEARCH_TRIGRAM_INDEXES, searchLayout, type SearchKeyFamily } from "../snapshot/search-keys.ts";
 import { families } from "./families/index.ts";
 import type { SearchDeclaration } from "./families/define.ts";
 import { prominenceScores } from "./policy.ts";
@@ -63,16 +63,16 @@ function exactSelects(family: SearchKeyFamily): string[] {
 }
 
 /**
- * Each family's FTS5 index is built from one in-memory batch of its rows: FTS5 writes its pending
+ * Each FTS5 index is built from one in-memory batch of its rows: FTS5 writes its pending
  * terms out as a new segment whenever they pass `hashsize` (1 MiB by default) and merges segments
- * as they accumulate, work that the final 'optimize' (one segment per family) then redoes. The rows
+ * as they accumulate, work that the final 'optimize' (one segment per index) then redoes. The rows
  * are fed in ord order, which is rowid order. The default is restored afterwards (the setting is
  * stored in the table's config; the snapshot is never written to after the compile).
  */
 const FTS_BUILD_HASH_BYTES = 256 * 1024 * 1024;
 const FTS_DEFAULT_HASH_BYTES = 1024 * 1024;
 
-/** The text a family's trigram index holds for an entity: a space before every word of the name, then of the slug. */
+/** The text a trigram index holds for an entity: a space before every word of the name, then of the slug. */
 const ftsText = "' ' || coalesce(name, '') || CASE WHEN slug IS NULL THEN '' ELSE char(10) || ' ' || slug END";
 
 export const searchIndexSql = `
@@ -89,13 +89,16 @@ INSERT INTO search_exact (key, ord, entity_type, entity_id)
   SELECT DISTINCT key, ord, entity_type, entity_id FROM (
     ${SEARCH_KEY_FAMILIES.flatMap(exactSelects).join("\n    UNION ALL ")})
   ORDER BY key, ord;
-${NAMED_SEARCH_FAMILIES.map((type) => `
-INSERT INTO search_fts_${type} (search_fts_${type}, rank) VALUES ('hashsize', ${FTS_BUILD_HASH_BYTES});
-INSERT INTO search_fts_${type} (rowid, words) SELECT ord, ${ftsText} FROM search_entities WHERE entity_type = '${type}' ORDER BY ord;
-INSERT INTO search_fts_${type} (search_fts_${type}) VALUES ('optimize');
-INSERT INTO search_fts_${type} (search_fts_${type}, rank) VALUES ('hashsize', ${FTS_DEFAULT_HASH_BYTES});
-CREATE VIRTUAL TABLE temp.search_vocab USING fts5vocab(main, search_fts_${type}, row);
-INSERT INTO search_trigrams (trigram, entity_type, documents) SELECT term, '${type}', doc FROM temp.search_vocab;
+${SEARCH_TRIGRAM_INDEXES.map(({ name, families: indexed }) => `
+INSERT INTO search_fts_${name} (search_fts_${name}, rank) VALUES ('hashsize', ${FTS_BUILD_HASH_BYTES});
+INSERT INTO search_fts_${name} (rowid, words) SELECT ord, ${ftsText} FROM search_entities
+  WHERE entity_type IN (${indexed.map((family) => `'${family}'`).join(", ")}) ORDER BY ord;
+INSERT INTO search_fts_${name} (search_fts_${name}) VALUES ('optimize');
+INSERT INTO search_fts_${name} (search_fts_${name}, rank) VALUES ('hashsize', ${FTS_DEFAULT_HASH_BYTES});
+CREATE VIRTUAL TABLE temp.search_vocab USING fts5vocab(main, search_fts_${name}, row);
+INSERT INTO search_trigrams (trigram, search_index, documents) SELECT term, '${name}', doc FROM temp.search_vocab;
+INSERT INTO search_trigrams (trigram, search_index, documents)
+  SELECT '', '${name}', count(*) FROM search_entities WHERE entity_type IN (${indexed.map((family) => `'${family}'`).join(", ")});
 DROP TABLE temp.search_vocab;`).join("\n")}
 DROP TABLE search_order;
 DROP TABLE search_scores;

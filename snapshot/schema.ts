@@ -9,10 +9,10 @@
 // - booleans are INTEGER 0/1; arrays of strings are JSON text.
 // - *_count columns hold the total number of eligible items, which may exceed the at most
 //   20 rows kept per list.
-import { NAMED_SEARCH_FAMILIES } from "./search-keys.ts";
+import { SEARCH_TRIGRAM_INDEXES } from "./search-keys.ts";
 
 /** Bumped whenever a table or column changes meaning; the server refuses other versions. */
-export const SNAPSHOT_FORMAT_VERSION = 7;
+export const SNAPSHOT_FORMAT_VERSION = 8;
 
 export const snapshotTables = `
 CREATE TABLE manifest (
@@ -383,17 +383,20 @@ CREATE TABLE search_exact (
   entity_id TEXT NOT NULL,
   PRIMARY KEY (key, ord)
 ) WITHOUT ROWID;
--- One contentless FTS5 trigram index per family, rowid = ord, over ' ' || name || char(10) || ' '
--- || slug: a space before every word, so that a word's first two characters with the space before
--- them are a trigram only at the start of a word. Word-prefix, prefix and substring matches
--- (classes 2-4) are the rows holding the query's trigrams, in ord order, checked against
--- search_entities. No %_docsize table (columnsize=0): only ranking functions read it.
-${NAMED_SEARCH_FAMILIES.map((family) => `CREATE VIRTUAL TABLE search_fts_${family} USING fts5 (words, content='', detail='none', columnsize=0, tokenize='trigram');`).join("\n")}
--- How many entities of each family hold each trigram: a search reads the doclists of its rarest.
+-- Contentless FTS5 trigram indexes, rowid = ord (SEARCH_TRIGRAM_INDEXES): one per family with a
+-- name or slug, and search_fts_default over those of the six default families together. Each holds
+-- ' ' || name || char(10) || ' ' || slug: a space before every word, so that a word's first two
+-- characters with the space before them are a trigram only at the start of a word. Word-prefix,
+-- prefix and substring matches (classes 2-4) are the rows holding the query's trigrams, in ord
+-- order, checked against search_entities. No %_docsize table (columnsize=0): only ranking
+-- functions read it.
+${SEARCH_TRIGRAM_INDEXES.map(({ name }) => `CREATE VIRTUAL TABLE search_fts_${name} USING fts5 (words, content='', detail='none', columnsize=0, tokenize='trigram');`).join("\n")}
+-- How many of each index's entities hold each trigram: a search reads the doclists of its rarest.
+-- The empty trigram, held by every entity, gives the index's size.
 CREATE TABLE search_trigrams (
   trigram TEXT NOT NULL,
-  entity_type TEXT NOT NULL,
+  search_index TEXT NOT NULL,      -- a name of SEARCH_TRIGRAM_INDEXES
   documents INTEGER NOT NULL,
-  PRIMARY KEY (trigram, entity_type)
+  PRIMARY KEY (trigram, search_index)
 ) WITHOUT ROWID;
 `;

@@ -65,3 +65,19 @@ export const SEARCH_KEY_TABLES = Object.fromEntries(
 
 /** The families with names or slugs: those with word, prefix and substring indexes. */
 export const NAMED_SEARCH_FAMILIES = SEARCH_KEY_FAMILIES.filter((family) => searchLayout[family].name !== undefined || searchLayout[family].slug !== undefined);
+
+/** The six families of the spec: searched when a request names no `types`. */
+export const SEARCH_DEFAULT_FAMILIES = ["project", "fund", "person", "token", "stock", "x_account"] as const satisfies readonly SearchKeyFamily[];
+
+/**
+ * The trigram indexes (table search_fts_<name>), each over the named entities of its families in
+ * the stored order: one per named family, and `default` over the named families of
+ * SEARCH_DEFAULT_FAMILIES together. A search that names every family of `default` reads that one
+ * index: each index read opens a doclist per trigram, so one index instead of five costs a fifth
+ * of the opening, and its candidates arrive in the stored order across families. A search naming
+ * fewer families reads theirs alone, so that no other family's entities spend its candidates.
+ */
+export const SEARCH_TRIGRAM_INDEXES: ReadonlyArray<{ name: string; families: readonly SearchKeyFamily[] }> = [
+  { name: "default", families: NAMED_SEARCH_FAMILIES.filter((family) => (SEARCH_DEFAULT_FAMILIES as readonly string[]).includes(family)) },
+  ...NAMED_SEARCH_FAMILIES.map((family) => ({ name: family, families: [family] })),
+];

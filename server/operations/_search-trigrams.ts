@@ -1,75 +1,131 @@
-// Which trigrams a search pass asks each family's FTS5 index for, and the prepared statements a
-// search index keeps. The snapshot never changes while served, so each trigram's counts are read
-// once (a statement costs ~3 µs, and a query has about ten trigrams).
-import type { SearchKeyFamily } from "../../snapshot/search-keys.ts";
+// Which trigrams a search pass asks each trigram index for, and the prepared statements a search
+// index keeps. The snapshot never changes while served, so each trigram's counts are read once (a
+// statement costs ~3 µs, and a query has about ten trigrams).
 
-/**
- * The rarest trigrams of a pass, at most this many, are ANDed: every candidate holds all of them.
- * More trigrams mean fewer candidates that fail the whole-text check, and one more doclist to
- * step through per candidate.
- */
+/** At most this many trigrams of a pass are ANDed: every candidate holds all of them. */
 const MAX_TRIGRAMS = 4;
+/**
+ * What stepping through one more doclist entry costs beside examining one more candidate, as a
+ * ratio: a candidate (its row read and its text checked) cost 0.3-0.8 µs, a doclist entry 8-16 ns
+ * (1M real-shaped records, Node 24). A trigram is worth ANDing only while its doclist is shorter
+ * than this many times the candidates it can spare.
+ */
+const DOCLIST_ENTRIES_PER_CANDIDATE = 16;
+/**
+ * While the candidates may still outnumber the budget, matches beyond it would be missed: a
+ * trigram is then read if the doclists chosen, its own included, hold at most this many times the
+ * budget in all (stepping through 128,000 entries cost about 1 ms). A trigram nearly every entity
+ * holds, which spares almost nothing, is never read.
+ */
+const DOCLIST_ENTRIES_PER_BUDGET = 64;
 /** Trigrams whose counts one search index keeps in memory (a 1M-record snapshot holds about 20,000). */
 const TRIGRAM_CACHE_LIMIT = 50_000;
-/** Prepared statements one search index keeps (each set of families, each budget and word count seen). */
+/** Prepared statements one search index keeps (each set of indexes, each budget and word count seen). */
 const STATEMENT_CACHE_LIMIT = 512;
 
 export interface TrigramMatch {
-  /** The families that can hold a match: each holds every trigram of the texts. */
-  families: SearchKeyFamily[];
-  /** m_<family>: the FTS5 query of that family's rarest trigrams. */
+  /** The indexes that can hold a match: each holds every trigram of the texts. */
+  indexes: string[];
+  /** m_<index>: the FTS5 query of the trigrams chosen in that index. */
   parameters: Record<string, string>;
 }
 
-export function candidateTrigrams(lookup: (trigram: string) => Array<{ type: SearchKeyFamily; documents: number }>) {
-  const cache = new Map<string, Map<SearchKeyFamily, number>>();
-  const counts = (trigram: string): Map<SearchKeyFamily, number> => {
-    let byFamily = cache.get(trigram);
-    if (byFamily === undefined) {
-      byFamily = new Map(lookup(trigram).map((row) => [row.type, row.documents]));
+/**
+ * `lookup` gives the number of each index's entities holding a trigram; the empty trigram gives
+ * each index's size. `budget` is the most candidates a pass examines.
+ */
+export function candidateTrigrams(lookup: (trigram: string) => Array<{ index: string; documents: number }>, budget: number) {
+  const cache = new Map<string, Map<string, number>>();
+  const counts = (trigram: string): Map<string, number> => {
+    let byIndex = cache.get(trigram);
+    if (byIndex === undefined) {
+      byIndex = new Map(lookup(trigram).map((row) => [row.index, row.documents]));
       if (cache.size >= TRIGRAM_CACHE_LIMIT) cache.clear();
-      cache.set(trigram, byFamily);
+      cache.set(trigram, byIndex);
     }
-    return byFamily;
+    return byIndex;
   };
+  const sizes = counts("");
   return {
     /**
-     * The trigrams of `texts` (of characters; a text under three characters has none), and for
-     * each of `families` holding them all, the FTS5 query of its rarest; undefined when no family
+     * For each of `indexes` holding every trigram of `texts` (of characters; a text under three
+     * characters has none), the FTS5 query of the trigrams worth reading; undefined when no index
      * can match or the texts have no trigram.
+     *
+     * The choice, per index: first each text's rarest trigram, rarest text first (trigrams of one
+     * word occur together, those of different words much less so), then the others, rarest first.
+     * The first is always read; each further one only while its doclist is short enough to pay:
+     * at most DOCLIST_ENTRIES_PER_CANDIDATE times the candidates estimated so far, or, while they
+     * may outnumber the budget, DOCLIST_ENTRIES_PER_BUDGET times the budget. A trigram most
+     * entities hold is never stepped through.
      */
-    match(texts: readonly string[], families: readonly SearchKeyFamily[]): TrigramMatch | undefined {
-      const trigrams = new Set(texts.flatMap(_trigramsOf));
-      if (trigrams.size === 0) return undefined;
-      const documents = [...trigrams].map((trigram) => [trigram, counts(trigram)] as const);
-      const match: TrigramMatch = { families: [], parameters: {} };
-      for (const family of families) {
-        const held = documents.map(([trigram, byFamily]) => [trigram, byFamily.get(family) ?? 0] as const);
-        // A trigram in none of the family's entities: none of them can match.
-        if (held.some(([, count]) => count === 0)) continue;
-        const rarest = held.sort((a, b) => a[1] - b[1]).slice(0, MAX_TRIGRAMS);
-        match.families.push(family);
-        match.parameters[`m_${family}`] = rarest.map(([trigram]) => `"${trigram.replaceAll('"', '""')}"`).join(" AND ");
+    match(texts: readonly string[], indexes: readonly string[]): TrigramMatch | undefined {
+      const perText = texts.map((text, word) => _trigramsOf(text).map(({ trigram, at }) => ({ trigram, word, at, byIndex: counts(trigram) })))
+        .filter((trigrams) => trigrams.length > 0);
+      if (perText.length === 0) return undefined;
+      const match: TrigramMatch = { indexes: [], parameters: {} };
+      for (const index of indexes) {
+        const chosen = _choose(perText.map((trigrams) => trigrams.map((t) => ({ ...t, documents: t.byIndex.get(index) ?? 0 }))), sizes.get(index) ?? 0, budget);
+        if (chosen === undefined) continue;
+        match.indexes.push(index);
+        match.parameters[`m_${index}`] = chosen.map((trigram) => `"${trigram.replaceAll('"', '""')}"`).join(" AND ");
       }
-      return match.families.length === 0 ? undefined : match;
+      return match.indexes.length === 0 ? undefined : match;
     },
   };
 }
 
+/** A trigram of a pass's text `word`, at character `at`, held by `documents` of an index's entities. */
+interface Counted { trigram: string; word: number; at: number; documents: number }
+
 /**
- * A statement per set of families (at most 2^8 - 1) and values of the other parameters (the
- * literals in its text), prepared on first use. Such values are few in practice (a limit of 1-20,
- * the budget, the number of query words); the cache starts again when full.
+ * The trigrams to AND in one index of `size` entities (see `match`), or undefined when one of them
+ * is in none of its entities. The candidates are estimated as the first trigram's documents times
+ * each further trigram's share of the index: its whole share when it shares no character with a
+ * trigram already chosen from its text (different words, or distant parts of one, occur nearly
+ * independently), the square root of it when it overlaps one (`feb` then `eba`: both hold `eb`).
  */
-export function statementCache<S, P extends number[]>(
-  prepare: (keyed: readonly SearchKeyFamily[], ...parameters: P) => S,
-): (keyed: readonly SearchKeyFamily[], ...parameters: P) => S {
+function _choose(texts: ReadonlyArray<readonly Counted[]>, size: number, budget: number): string[] | undefined {
+  const byRarity = (a: Counted, b: Counted) => a.documents - b.documents;
+  const sorted = texts.map((trigrams) => [...trigrams].sort(byRarity));
+  if (sorted.some((trigrams) => trigrams[0]!.documents === 0)) return undefined;
+  const firsts = sorted.map((trigrams) => trigrams[0]!).sort(byRarity);
+  const others = sorted.flatMap((trigrams) => trigrams.slice(1)).sort(byRarity);
+  const chosen: Counted[] = [];
+  let estimate = firsts[0]!.documents;
+  let entries = 0;
+  for (const candidate of [...firsts, ...others]) {
+    if (chosen.length >= MAX_TRIGRAMS) break;
+    if (chosen.some(({ trigram }) => trigram === candidate.trigram)) continue;
+    const share = size > 0 ? Math.min(1, candidate.documents / size) : 1;
+    const overlaps = chosen.some(({ word, at }) => word === candidate.word && Math.abs(at - candidate.at) < 3);
+    const after = estimate * (overlaps ? Math.sqrt(share) : share);
+    const worth = chosen.length === 0
+      || (estimate > budget
+        ? entries + candidate.documents <= DOCLIST_ENTRIES_PER_BUDGET * budget
+        : candidate.documents < DOCLIST_ENTRIES_PER_CANDIDATE * (estimate - after));
+    if (!worth) continue;
+    chosen.push(candidate);
+    entries += candidate.documents;
+    if (chosen.length > 1) estimate = after;
+  }
+  return chosen.map(({ trigram }) => trigram);
+}
+
+/**
+ * A statement per set of indexes and values of the other parameters (the literals in its text),
+ * prepared on first use. Such values are few in practice (a limit of 1-20, the budget, the number
+ * of query words); the cache starts again when full.
+ */
+export function statementCache<N extends string, S, P extends number[]>(
+  prepare: (names: readonly N[], ...parameters: P) => S,
+): (names: readonly N[], ...parameters: P) => S {
   const statements = new Map<string, S>();
-  return (keyed, ...parameters) => {
-    const name = `${keyed.join(" ")}:${parameters.join(":")}`;
+  return (names, ...parameters) => {
+    const name = `${names.join(" ")}:${parameters.join(":")}`;
     let statement = statements.get(name);
     if (statement === undefined) {
-      statement = prepare(keyed, ...parameters);
+      statement = prepare(names, ...parameters);
       if (statements.size >= STATEMENT_CACHE_LIMIT) statements.clear();
       statements.set(name, statement);
     }
@@ -80,13 +136,14 @@ export function statementCache<S, P extends number[]>(
 /** A string holding a surrogate pair: its code units are not its characters. */
 const SURROGATE = /[\uD800-\uDFFF]/;
 
-/** The distinct trigrams (of characters) of `text`. */
-function _trigramsOf(text: string): string[] {
+/** The distinct trigrams (of characters) of `text`, each at its first character. */
+function _trigramsOf(text: string): Array<{ trigram: string; at: number }> {
   const chars = SURROGATE.test(text) ? [...text] : undefined;
   const length = chars?.length ?? text.length;
-  const trigrams: string[] = [];
+  const trigrams = new Map<string, number>();
   for (let i = 0; i + 3 <= length; i++) {
-    trigrams.push(chars === undefined ? text.slice(i, i + 3) : chars.slice(i, i + 3).join(""));
+    const trigram = chars === undefined ? text.slice(i, i + 3) : chars.slice(i, i + 3).join("");
+    if (!trigrams.has(trigram)) trigrams.set(trigram, i);
   }
-  return trigrams;
+  return [...trigrams].map(([trigram, at]) => ({ trigram, at }));
 }

@@ -6,18 +6,21 @@
 //   2. every query word is a word prefix of the name, in any order;
 //   3. the name or slug starts with the query;
 //   4. the query occurs inside the name or slug (3+ characters).
-// Classes 2-4 read each named family's trigram index, whose rowids are the stored order, so every
-// candidate stream arrives already ordered; no search examines more than SEARCH_CANDIDATE_LIMIT
-// candidates in each of its two index passes (decision 21).
+// Classes 2-4 read trigram indexes whose rowids are the stored order (the default families' one
+// when a search names them all, else each named family's), so every candidate stream arrives
+// already ordered; no search examines more than SEARCH_CANDIDATE_LIMIT candidates in each of its
+// two index passes (decision 21).
 import type Database from "better-sqlite3";
 import { z } from "zod";
 import { fold, foldedWords } from "../../snapshot/fold.ts";
-import { SEARCH_KEY_TABLES, searchLayout, type SearchKeyFamily } from "../../snapshot/search-keys.ts";
-import { handleSearchHash, normaliseHandle } from "../../snapshot/x-ids.ts";
+import {
+  SEARCH_DEFAULT_FAMILIES, SEARCH_KEY_TABLES, SEARCH_TRIGRAM_INDEXES, searchLayout, type SearchKeyFamily,
+} from "../../snapshot/search-keys.ts";
+import { handleSearchHasher, normaliseHandle } from "../../snapshot/x-ids.ts";
 import { candidateTrigrams, statementCache } from "./_search-trigrams.ts";
 
 /** The six families of the spec: searched and echoed when a request names no `types`. */
-export const defaultSearchFamilies = ["project", "fund", "person", "token", "stock", "x_account"] as const;
+export const defaultSearchFamilies = SEARCH_DEFAULT_FAMILIES;
 /** Every family, in the order `types` is echoed; news, events and narratives only when named (decisions 25 and 31). */
 export const searchFamilies = [...defaultSearchFamilies, "news", "event", "narrative"] as const;
 export type SearchFamily = (typeof searchFamilies)[number];
@@ -81,40 +84,52 @@ export function createSearchIndex(
   // a raw key's range (a family declaring one) is a second statement, merged by ord. The key is
   // bound as a one-key range: as `key = ?` the statement cost ~100 µs more per run (SQLite planned
   // it again for each value bound, measured on 6 families), as a range ~1 µs.
-  const exact = statementCache((keyed, size: number) => snapshot.prepare<[{ key: string }], Row<number>>(`
+  const exact = statementCache((keyed: readonly SearchKeyFamily[], size: number) => snapshot.prepare<[{ key: string }], Row<number>>(`
     SELECT c.ord, ${entry(keyed)} FROM (SELECT ord, entity_type, entity_id FROM search_exact
       WHERE key >= @key AND key <= @key AND entity_type IN (${keyed.map((family) => `'${family}'`).join(", ")})
       ORDER BY key, ord LIMIT ${size}) AS c`).raw());
-  // The candidates of a trigram pass: each named family's entities holding the chosen trigrams
-  // (parameter m_<family>), in ord order (the rowids), at most `budget`; the test that follows
-  // runs in SQL, so that a candidate that fails never becomes a JavaScript row. The entities
-  // already found are not filtered out here (a NOT IN over a bound list cost more than the at
-  // most `limit` rows it saves): the budget is raised by their number instead, so that they never
-  // spend it, and the hits set drops them.
-  const candidates = (keyed: readonly SearchKeyFamily[], budget: number) => `(${keyed.map((family) => `
-      SELECT f.rowid AS ord, e.entity_type, e.entity_id, e.name, e.slug FROM search_fts_${family} f JOIN search_entities e ON e.ord = f.rowid
-      WHERE search_fts_${family} MATCH @m_${family}`).join("\n      UNION ALL")}
+  // The candidates of a trigram pass: the entities of the chosen indexes holding their chosen
+  // trigrams (parameter m_<index>), in ord order (the rowids), at most `budget`; the test that
+  // follows runs in SQL, so that a candidate that fails never becomes a JavaScript row. The
+  // entities already found are not filtered out here (a NOT IN over a bound list cost more than
+  // the at most `limit` rows it saves): the budget is raised by their number instead, so that they
+  // never spend it, and the hits set drops them.
+  const candidates = (indexes: readonly string[], budget: number) => `(${indexes.map((index) => `
+      SELECT f.rowid AS ord, e.entity_type, e.entity_id, e.name, e.slug FROM search_fts_${index} f JOIN search_entities e ON e.ord = f.rowid
+      WHERE search_fts_${index} MATCH @m_${index}`).join("\n      UNION ALL")}
       ORDER BY ord LIMIT ${budget}) AS c`;
+  const familiesOf = (indexes: readonly string[]) => indexes.flatMap((index) => INDEX_FAMILIES.get(index)!);
   // Classes 2 and 3 in one pass: @w<i> is ' ' + the i-th query word, a word prefix where
   // ' ' || name holds it; @q the folded query, @n its length in characters.
-  const prefixes = statementCache((keyed, budget: number, words: number) => {
+  const prefixes = statementCache((indexes: readonly string[], budget: number, words: number) => {
     const wordPrefixes = Array.from({ length: words }, (_, i) => `instr(' ' || c.name, @w${i}) > 0`).join(" AND ");
     const startsWith = "(substr(c.name, 1, @n) = @q OR substr(c.slug, 1, @n) = @q)";
     return snapshot.prepare<[Record<string, string | number>], Row<number>>(`
-      SELECT CASE WHEN ${wordPrefixes} THEN 2 ELSE 3 END, ${entry(keyed)} FROM ${candidates(keyed, budget)}
+      SELECT CASE WHEN ${wordPrefixes} THEN 2 ELSE 3 END, ${entry(familiesOf(indexes))} FROM ${candidates(indexes, budget)}
       WHERE (${wordPrefixes}) OR ${startsWith}`).raw();
   });
-  const substrings = statementCache((keyed, budget: number) => snapshot.prepare<[Record<string, string>], string | null>(`
-    SELECT ${entry(keyed)} FROM ${candidates(keyed, budget)}
+  const substrings = statementCache((indexes: readonly string[], budget: number) => snapshot.prepare<[Record<string, string>], string | null>(`
+    SELECT ${entry(familiesOf(indexes))} FROM ${candidates(indexes, budget)}
     WHERE instr(c.name, @q) > 0 OR instr(c.slug, @q) > 0`).pluck());
-  const trigramDocuments = snapshot.prepare<[string], { type: SearchKeyFamily; documents: number }>(
-    "SELECT entity_type AS type, documents FROM search_trigrams WHERE trigram = ?",
+  const trigramDocuments = snapshot.prepare<[string], { index: string; documents: number }>(
+    "SELECT search_index AS \"index\", documents FROM search_trigrams WHERE trigram = ?",
   );
   const handleIndex = snapshot.prepare<[string], string>("SELECT x_account_id FROM x_handle_index WHERE handle_hash = ?").pluck();
+  const handleHash = handleSearchKey === undefined ? undefined : handleSearchHasher(handleSearchKey);
   const xAccountEntry = entries.families.x_account;
   const handleHit = xAccountEntry === undefined ? undefined : snapshot.prepare<[{ key: string }], Row<number>>(
     `SELECT c.ord, ${entry(["x_account"])} FROM search_exact c WHERE c.key >= @key AND c.key <= @key AND c.entity_type = 'x_account'`).raw();
-  const trigrams = candidateTrigrams((trigram) => trigramDocuments.all(trigram));
+  const trigrams = candidateTrigrams((trigram) => trigramDocuments.all(trigram), candidateLimit);
+  // A raw key (stored as U+0001 + the key) matches the query byte for byte, so only a query of a
+  // raw key's length can: the lengths are read on the first search that could need them.
+  let rawKeyLengths: { min: number; max: number } | undefined;
+  const rawKeyCouldBe = (text: string): boolean => {
+    rawKeyLengths ??= snapshot.prepare<[], { min: number | null; max: number | null }>(
+      "SELECT min(length(key)) - 1 AS min, max(length(key)) - 1 AS max FROM search_exact WHERE key >= char(1) AND key < char(2)",
+    ).get() as { min: number; max: number };
+    // length() counts characters; text.length counts UTF-16 units, never fewer.
+    return rawKeyLengths.min !== null && text.length >= rawKeyLengths.min && (text.length <= rawKeyLengths.max || [...text].length <= rawKeyLengths.max);
+  };
 
   return {
     search(text, families, limit) {
@@ -133,27 +148,28 @@ export function createSearchIndex(
       // Class 1, with an exact X handle in its place in the stored order.
       const exactRows = query === "" || keyed.length === 0 ? [] : exact(keyed, limit).all({ key: query });
       const rawKeyed = keyed.filter((family) => searchLayout[family].exactFrom?.some((key) => key.raw === true));
-      if (rawKeyed.length > 0) for (const row of exact(rawKeyed, limit).all({ key: `\u0001${trimmed}` })) _insertByOrd(exactRows, row);
+      if (rawKeyed.length > 0 && rawKeyCouldBe(trimmed)) for (const row of exact(rawKeyed, limit).all({ key: `\u0001${trimmed}` })) _insertByOrd(exactRows, row);
       const handle = at ? trimmed.slice(1) : trimmed;
-      if (families.has("x_account") && handleHit !== undefined && handleSearchKey !== undefined && HANDLE.test(handle)) {
-        const id = handleIndex.get(handleSearchHash(handleSearchKey, normaliseHandle(handle)));
+      if (families.has("x_account") && handleHit !== undefined && handleHash !== undefined && HANDLE.test(handle)) {
+        const id = handleIndex.get(handleHash(handle));
         const row = id === undefined ? undefined : handleHit.get({ key: fold(id) });
         if (row !== undefined) _insertByOrd(exactRows, row);
       }
       for (const [, entry] of exactRows) if (add(entry)) return [...hits];
       const named = keyed.filter((family) => searchLayout[family].name !== undefined || searchLayout[family].slug !== undefined);
       if (named.length === 0 || query === "") return [...hits];
+      const indexes = _indexesFor(named);
 
       // Classes 2 and 3: entities holding the trigrams of ' ' + each query word (of the whole
       // query when every word has one character: ' a b').
       const words = foldedWords(query);
       const wordTexts = words.map((word) => ` ${word}`);
-      const wordMatch = trigrams.match(words.some((word) => [...word].length > 1) ? wordTexts : [` ${query}`], named);
+      const wordMatch = trigrams.match(words.some((word) => [...word].length > 1) ? wordTexts : [` ${query}`], indexes);
       if (wordMatch !== undefined) {
         const parameters: Record<string, string | number> = { ...wordMatch.parameters, q: query, n: [...query].length };
         wordTexts.forEach((word, i) => (parameters[`w${i}`] = word));
         const startsWith: Array<string | null> = [];
-        for (const [matchClass, entry] of prefixes(wordMatch.families, candidateLimit + hits.size, words.length).iterate(parameters)) {
+        for (const [matchClass, entry] of prefixes(wordMatch.indexes, candidateLimit + hits.size, words.length).iterate(parameters)) {
           if (matchClass === 3) startsWith.push(entry);
           else if (add(entry)) return [...hits];
         }
@@ -162,15 +178,24 @@ export function createSearchIndex(
 
       // Class 4, once the earlier classes leave room: entities holding the query's trigrams.
       if ([...query].length < SUBSTRING_MIN_CHARS) return [...hits];
-      const substringMatch = trigrams.match([query], named);
+      const substringMatch = trigrams.match([query], indexes);
       if (substringMatch === undefined) return [...hits];
       const parameters = { ...substringMatch.parameters, q: query };
-      for (const entry of substrings(substringMatch.families, candidateLimit + hits.size).iterate(parameters)) {
+      for (const entry of substrings(substringMatch.indexes, candidateLimit + hits.size).iterate(parameters)) {
         if (add(entry)) break;
       }
       return [...hits];
     },
   };
+}
+
+const INDEX_FAMILIES = new Map(SEARCH_TRIGRAM_INDEXES.map(({ name, families }) => [name, families]));
+const DEFAULT_INDEX = SEARCH_TRIGRAM_INDEXES.find(({ name }) => name === "default")!;
+
+/** The trigram indexes a search of the named families reads: `default` when it names all of its families, else each family's own. */
+function _indexesFor(named: readonly SearchKeyFamily[]): string[] {
+  if (!DEFAULT_INDEX.families.every((family) => named.includes(family))) return [...named];
+  return [DEFAULT_INDEX.name, ...named.filter((family) => !DEFAULT_INDEX.families.includes(family))];
 }
 
 /** Inserts `row` into `rows` (ascending by ord) at its place by ord. */

@@ -10,7 +10,7 @@ import Database from "better-sqlite3";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { compileSnapshot } from "../../compiler/compile.ts";
 import { fold, foldedWords } from "../../snapshot/fold.ts";
-import { NAMED_SEARCH_FAMILIES, SEARCH_KEY_FAMILIES } from "../../snapshot/search-keys.ts";
+import { NAMED_SEARCH_FAMILIES, SEARCH_KEY_FAMILIES, SEARCH_TRIGRAM_INDEXES, type SearchKeyFamily } from "../../snapshot/search-keys.ts";
 import { writeSample } from "../../data/sample.ts";
 import { handleSearchKey, normaliseHandle } from "../../snapshot/x-ids.ts";
 import { createSearchIndex, type SearchEntries, type SearchFamily } from "../../server/operations/search-index.ts";
@@ -77,25 +77,34 @@ function referenceSearch(text: string, families: readonly SearchFamily[], limit:
 
 const familySets: SearchFamily[][] = [
   ["project", "fund", "person", "token", "stock", "x_account"],
+  ["project", "fund", "person", "token", "stock"],
+  ["project", "fund", "person", "token"],
   [...SEARCH_KEY_FAMILIES],
   ...SEARCH_KEY_FAMILIES.map((family) => [family]),
   ["person", "news"],
 ];
 
-test("search_trigrams holds, for every named family and trigram, the number of the family's entities holding it", () => {
+test("search_trigrams holds, for every trigram index and trigram, the number of the index's entities holding it, and its size", () => {
   const rows = db.prepare("SELECT entity_type, name, slug FROM search_entities WHERE name IS NOT NULL OR slug IS NOT NULL")
-    .all() as Array<{ entity_type: string; name: string | null; slug: string | null }>;
+    .all() as Array<{ entity_type: SearchKeyFamily; name: string | null; slug: string | null }>;
   const counts = new Map<string, number>();
+  const count = (key: string) => counts.set(key, (counts.get(key) ?? 0) + 1);
   for (const { entity_type: family, name, slug } of rows) {
     const chars = [...` ${name ?? ""}${slug === null ? "" : `\n ${slug}`}`];
-    const trigrams = new Set<string>();
+    const trigrams = new Set<string>([""]);
     for (let i = 0; i + 3 <= chars.length; i++) trigrams.add(chars.slice(i, i + 3).join(""));
-    for (const t of trigrams) counts.set(`${family} ${t}`, (counts.get(`${family} ${t}`) ?? 0) + 1);
+    for (const { name: index } of SEARCH_TRIGRAM_INDEXES.filter(({ families }) => families.includes(family))) {
+      for (const t of trigrams) count(`${index} ${t}`);
+    }
   }
-  const stored = db.prepare("SELECT entity_type, trigram, documents FROM search_trigrams").all() as Array<{ entity_type: string; trigram: string; documents: number }>;
-  expect(new Set(stored.map((r) => r.entity_type))).toEqual(new Set(NAMED_SEARCH_FAMILIES));
+  const stored = db.prepare("SELECT search_index, trigram, documents FROM search_trigrams").all() as Array<{ search_index: string; trigram: string; documents: number }>;
+  expect(new Set(stored.map((r) => r.search_index))).toEqual(new Set(["default", ...NAMED_SEARCH_FAMILIES]));
+  expect(SEARCH_TRIGRAM_INDEXES.find(({ name }) => name === "default")!.families).toEqual(["fund", "person", "project", "stock", "token"]);
   expect(stored.length).toBe(counts.size);
-  for (const r of stored) expect(counts.get(`${r.entity_type} ${r.trigram}`), `${r.entity_type} ${r.trigram}`).toBe(r.documents);
+  for (const r of stored) expect(counts.get(`${r.search_index} ${r.trigram}`), `${r.search_index} ${r.trigram}`).toBe(r.documents);
+  // The default index holds the default families' entities, each once, in the stored order.
+  const inDefault = db.prepare("SELECT count(*) FROM search_entities WHERE entity_type IN ('fund', 'person', 'project', 'stock', 'token')").pluck().get();
+  expect(stored.find((r) => r.search_index === "default" && r.trigram === "")!.documents).toBe(inDefault);
 });
 
 test("the stored order is prominence (higher first, none last), then the shorter name, then id", () => {
@@ -135,13 +144,16 @@ test("under the candidate limit, search returns exactly what the rule gives, in 
   expect(withSeveralHits).toBeGreaterThan(500);
 });
 
-test("the candidate limit bounds each pass: fewer matches, never a wrong one", () => {
+test.each([
+  ["three families, each its own index", ["project", "token", "person"]],
+  ["the default families, one index", ["project", "fund", "person", "token", "stock", "x_account"]],
+] as Array<[string, SearchFamily[]]>)("the candidate limit bounds each pass: fewer matches, never a wrong one (%s)", (_, families) => {
   const budget = 3;
   const index = createSearchIndex(db, undefined, hitEntries, budget);
+  const named = families.filter((family) => family !== "x_account").map((family) => `'${family}'`).join(", ");
   // The most common trigrams: far more candidates than the budget.
-  const families: SearchFamily[] = ["project", "token", "person"];
-  const common = db.prepare(`SELECT trigram FROM search_trigrams WHERE entity_type IN ('project', 'token', 'person')
-    AND trigram NOT LIKE '% %' AND trigram NOT LIKE '%' || char(10) || '%' GROUP BY trigram ORDER BY sum(documents) DESC LIMIT 10`).pluck().all() as string[];
+  const common = db.prepare(`SELECT trigram FROM search_trigrams WHERE search_index IN (${named})
+    AND trigram NOT LIKE '% %' AND trigram NOT LIKE '%' || char(10) || '%' AND trigram <> '' GROUP BY trigram ORDER BY sum(documents) DESC LIMIT 10`).pluck().all() as string[];
   let cut = 0;
   for (const query of common) {
     const full = referenceSearch(query, families, 1_000);
@@ -150,7 +162,7 @@ test("the candidate limit bounds each pass: fewer matches, never a wrong one", (
     expect(position.every((p) => p >= 0), query).toBe(true);
     // Two passes of three candidates each, beside the exact matches (a match the first pass did
     // not reach may come in the second, after the matches of the first).
-    const exact = db.prepare("SELECT count(*) FROM search_exact WHERE key = ? AND entity_type IN ('project', 'token', 'person')").pluck().get(query) as number;
+    const exact = db.prepare(`SELECT count(*) FROM search_exact WHERE key = ? AND entity_type IN (${named})`).pluck().get(query) as number;
     expect(found.length, query).toBeLessThanOrEqual(exact + 2 * budget);
     if (full.length >= 10 && found.length < Math.min(20, full.length)) cut += 1;
   }
