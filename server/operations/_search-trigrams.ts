@@ -5,12 +5,12 @@
 /** At most this many trigrams of a pass are ANDed: every candidate holds all of them. */
 const MAX_TRIGRAMS = 4;
 /**
- * What stepping through one more doclist entry costs beside examining one more candidate, as a
- * ratio: a candidate (its row read and its text checked) cost 0.3-0.8 µs, a doclist entry 8-16 ns
- * (1M real-shaped records, Node 24). A trigram is worth ANDing only while its doclist is shorter
- * than this many times the candidates it can spare.
+ * What examining one more candidate costs beside stepping through one more doclist entry: a
+ * candidate (its row read at a random place and its text checked) cost 0.15-0.7 µs, more the
+ * larger the snapshot, a doclist entry 13-20 ns, read in order (1M records, Node 24). A trigram is
+ * worth ANDing only while its doclist is shorter than this many times the candidates it spares.
  */
-const DOCLIST_ENTRIES_PER_CANDIDATE = 16;
+const DOCLIST_ENTRIES_PER_CANDIDATE = 32;
 /**
  * While the candidates may still outnumber the budget, matches beyond it would be missed: a
  * trigram is then read if the doclists chosen, its own included, hold at most this many times the
@@ -68,7 +68,8 @@ export function candidateTrigrams(lookup: (trigram: string) => Array<{ index: st
         const chosen = _choose(perText.map((trigrams) => trigrams.map((t) => ({ ...t, documents: t.byIndex.get(index) ?? 0 }))), sizes.get(index) ?? 0, budget);
         if (chosen === undefined) continue;
         match.indexes.push(index);
-        match.parameters[`m_${index}`] = chosen.map((trigram) => `"${trigram.replaceAll('"', '""')}"`).join(" AND ");
+        // In code-unit order: the same trigrams make the same query, whichever came first.
+        match.parameters[`m_${index}`] = chosen.sort().map((trigram) => `"${trigram.replaceAll('"', '""')}"`).join(" AND ");
       }
       return match.indexes.length === 0 ? undefined : match;
     },

@@ -17,7 +17,7 @@ import {
   SEARCH_DEFAULT_FAMILIES, SEARCH_KEY_TABLES, SEARCH_TRIGRAM_INDEXES, searchLayout, type SearchKeyFamily,
 } from "../../snapshot/search-keys.ts";
 import { handleSearchHasher, normaliseHandle } from "../../snapshot/x-ids.ts";
-import { candidateTrigrams, statementCache } from "./_search-trigrams.ts";
+import { candidateTrigrams, statementCache, type TrigramMatch } from "./_search-trigrams.ts";
 
 /** The six families of the spec: searched and echoed when a request names no `types`. */
 export const defaultSearchFamilies = SEARCH_DEFAULT_FAMILIES;
@@ -100,17 +100,31 @@ export function createSearchIndex(
       ORDER BY ord LIMIT ${budget}) AS c`;
   const familiesOf = (indexes: readonly string[]) => indexes.flatMap((index) => INDEX_FAMILIES.get(index)!);
   // Classes 2 and 3 in one pass: @w<i> is ' ' + the i-th query word, a word prefix where
-  // ' ' || name holds it; @q the folded query, @n its length in characters.
-  const prefixes = statementCache((indexes: readonly string[], budget: number, words: number) => {
+  // ' ' || name holds it; @q the folded query, @n its length in characters. With `substrings`
+  // (1), class 4 too: the pass for a query whose two passes would read the same trigrams.
+  const substring = "instr(c.name, @q) > 0 OR instr(c.slug, @q) > 0";
+  const prefixes = statementCache((indexes: readonly string[], budget: number, words: number, substrings: number) => {
     const wordPrefixes = Array.from({ length: words }, (_, i) => `instr(' ' || c.name, @w${i}) > 0`).join(" AND ");
     const startsWith = "(substr(c.name, 1, @n) = @q OR substr(c.slug, 1, @n) = @q)";
-    return snapshot.prepare<[Record<string, string | number>], Row<number>>(`
-      SELECT CASE WHEN ${wordPrefixes} THEN 2 ELSE 3 END, ${entry(familiesOf(indexes))} FROM ${candidates(indexes, budget)}
-      WHERE (${wordPrefixes}) OR ${startsWith}`).raw();
+    // A class-2 row comes with its entry; a later class's row waits, and most never get used
+    // (the pass reads on for class 2), so it names its entity and its entry is read when needed.
+    return snapshot.prepare<[Record<string, string | number>], [number, string | null, SearchKeyFamily, string]>(`
+      SELECT CASE WHEN ${wordPrefixes} THEN 2 WHEN ${startsWith} THEN 3 ELSE 4 END,
+        CASE WHEN ${wordPrefixes} THEN ${entry(familiesOf(indexes))} END, c.entity_type, c.entity_id FROM ${candidates(indexes, budget)}
+      WHERE (${wordPrefixes}) OR ${startsWith}${substrings === 1 ? ` OR ${substring}` : ""}`).raw();
   });
+  const entryStatements = new Map<SearchKeyFamily, Database.Statement<[string], string>>();
+  const entryOf = (family: SearchKeyFamily, id: string): string | null => {
+    let statement = entryStatements.get(family);
+    if (statement === undefined) {
+      statement = snapshot.prepare<[string], string>(`SELECT ${entries.families[family]!} FROM ${SEARCH_KEY_TABLES[family]} WHERE id = ?`).pluck();
+      entryStatements.set(family, statement);
+    }
+    return statement.get(id) ?? null;
+  };
   const substrings = statementCache((indexes: readonly string[], budget: number) => snapshot.prepare<[Record<string, string>], string | null>(`
     SELECT ${entry(familiesOf(indexes))} FROM ${candidates(indexes, budget)}
-    WHERE instr(c.name, @q) > 0 OR instr(c.slug, @q) > 0`).pluck());
+    WHERE ${substring}`).pluck());
   const trigramDocuments = snapshot.prepare<[string], { index: string; documents: number }>(
     "SELECT search_index AS \"index\", documents FROM search_trigrams WHERE trigram = ?",
   );
@@ -161,25 +175,28 @@ export function createSearchIndex(
       const indexes = _indexesFor(named);
 
       // Classes 2 and 3: entities holding the trigrams of ' ' + each query word (of the whole
-      // query when every word has one character: ' a b').
+      // query when every word has one character: ' a b'). Class 4: those holding the query's.
       const words = foldedWords(query);
       const wordTexts = words.map((word) => ` ${word}`);
       const wordMatch = trigrams.match(words.some((word) => [...word].length > 1) ? wordTexts : [` ${query}`], indexes);
+      const substringMatch = [...query].length < SUBSTRING_MIN_CHARS ? undefined : trigrams.match([query], indexes);
+      // When both passes would read the same doclists (a word's first trigram too common to
+      // read), they would examine the same candidates: one pass checks all three classes.
+      const onePass = wordMatch !== undefined && substringMatch !== undefined && _sameMatch(wordMatch, substringMatch);
       if (wordMatch !== undefined) {
         const parameters: Record<string, string | number> = { ...wordMatch.parameters, q: query, n: [...query].length };
         wordTexts.forEach((word, i) => (parameters[`w${i}`] = word));
-        const startsWith: Array<string | null> = [];
-        for (const [matchClass, entry] of prefixes(wordMatch.indexes, candidateLimit + hits.size, words.length).iterate(parameters)) {
-          if (matchClass === 3) startsWith.push(entry);
-          else if (add(entry)) return [...hits];
+        const later: Array<Array<[SearchKeyFamily, string]>> = [[], []];
+        for (const [matchClass, entry, family, id] of prefixes(wordMatch.indexes, candidateLimit + hits.size, words.length, onePass ? 1 : 0).iterate(parameters)) {
+          if (matchClass === 2) {
+            if (add(entry)) return [...hits];
+          } else later[matchClass - 3]!.push([family, id]);
         }
-        for (const entry of startsWith) if (add(entry)) return [...hits];
+        for (const [family, id] of later.flat()) if (add(entryOf(family, id))) return [...hits];
       }
+      if (onePass || substringMatch === undefined) return [...hits];
 
-      // Class 4, once the earlier classes leave room: entities holding the query's trigrams.
-      if ([...query].length < SUBSTRING_MIN_CHARS) return [...hits];
-      const substringMatch = trigrams.match([query], indexes);
-      if (substringMatch === undefined) return [...hits];
+      // Class 4, once the earlier classes leave room.
       const parameters = { ...substringMatch.parameters, q: query };
       for (const entry of substrings(substringMatch.indexes, candidateLimit + hits.size).iterate(parameters)) {
         if (add(entry)) break;
@@ -187,6 +204,11 @@ export function createSearchIndex(
       return [...hits];
     },
   };
+}
+
+/** Whether two passes would read the same indexes with the same trigrams. */
+function _sameMatch(a: TrigramMatch, b: TrigramMatch): boolean {
+  return a.indexes.length === b.indexes.length && a.indexes.every((index, i) => b.indexes[i] === index && a.parameters[`m_${index}`] === b.parameters[`m_${index}`]);
 }
 
 const INDEX_FAMILIES = new Map(SEARCH_TRIGRAM_INDEXES.map(({ name, families }) => [name, families]));
