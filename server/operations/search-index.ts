@@ -19,6 +19,9 @@ import {
 import { handleSearchHasher, normaliseHandle } from "../../snapshot/x-ids.ts";
 import { candidateTrigrams, statementCache, type TrigramMatch } from "./_search-trigrams.ts";
 
+/** Which trigrams a pass reads (exported for its tests). */
+export { candidateTrigrams };
+
 /** The six families of the spec: searched and echoed when a request names no `types`. */
 export const defaultSearchFamilies = SEARCH_DEFAULT_FAMILIES;
 /** Every family, in the order `types` is echoed; news, events and narratives only when named (decisions 25 and 31). */

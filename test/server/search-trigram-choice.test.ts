@@ -2,7 +2,7 @@
 // pays for itself (server/operations/_search-trigrams.ts). Counts are those of the 1M real-shaped
 // bench set, where every slug is `gen-<n>`: the trigrams a wrong choice would step through.
 import { expect, test } from "vitest";
-import { candidateTrigrams } from "../../server/operations/_search-trigrams.ts";
+import { candidateTrigrams } from "../../server/operations/search-index.ts";
 
 const SIZE = 1_000_000;
 const COUNTS: Record<string, number> = {

@@ -13,8 +13,7 @@ import { fold, foldedWords } from "../../snapshot/fold.ts";
 import { NAMED_SEARCH_FAMILIES, SEARCH_KEY_FAMILIES, SEARCH_TRIGRAM_INDEXES, type SearchKeyFamily } from "../../snapshot/search-keys.ts";
 import { writeSample } from "../../data/sample.ts";
 import { handleSearchKey, normaliseHandle } from "../../snapshot/x-ids.ts";
-import { createSearchIndex, SEARCH_CANDIDATE_LIMIT, type SearchEntries, type SearchFamily } from "../../server/operations/search-index.ts";
-import { candidateTrigrams } from "../../server/operations/_search-trigrams.ts";
+import { candidateTrigrams, createSearchIndex, SEARCH_CANDIDATE_LIMIT, type SearchEntries, type SearchFamily } from "../../server/operations/search-index.ts";
 
 const AS_OF = new Date("2026-11-21T12:00:00.000Z");
 const X_SECRET = "trigram-test";
