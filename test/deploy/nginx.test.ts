@@ -134,7 +134,9 @@ it("routes each key to one reader; logs every answer's request id; passes cei's 
 
 it("a hung reader: its requests get a 504 in cei's envelope after 5 s, are never resent nor charged, and it leaves the rotation", async () => {
   proxy = await startKitNginx(readers.map((reader) => reader.url));
-  const hung = readers[0]!;
+  // A reader that some key is routed to: 12 random keys leave one of three readers without any
+  // about once in a hundred runs.
+  const hung = readers.find((reader) => [...readerOfKey.values()].includes(hostOf(reader)))!;
   const victims = keys.filter(({ key }) => readerOfKey.get(key) === hostOf(hung));
   const others = keys.filter(({ key }) => readerOfKey.get(key) !== hostOf(hung));
   expect(victims.length).toBeGreaterThan(0);
