@@ -65,7 +65,7 @@ export function candidateTrigrams(lookup: (trigram: string) => Array<{ index: st
       if (perText.length === 0) return undefined;
       const match: TrigramMatch = { indexes: [], parameters: {} };
       for (const index of indexes) {
-        const chosen = _choose(perText.map((trigrams) => trigrams.map((t) => ({ ...t, documents: t.byIndex.get(index) ?? 0 }))), sizes.get(index) ?? 0, budget);
+        const chosen = _choose(_counted(perText, index), sizes.get(index) ?? 0, budget);
         if (chosen === undefined) continue;
         match.indexes.push(index);
         // In code-unit order: the same trigrams make the same query, whichever came first.
@@ -80,35 +80,66 @@ export function candidateTrigrams(lookup: (trigram: string) => Array<{ index: st
 interface Counted { trigram: string; word: number; at: number; documents: number }
 
 /**
- * The trigrams to AND in one index of `size` entities (see `match`), or undefined when one of them
- * is in none of its entities. The candidates are estimated as the first trigram's documents times
- * each further trigram's share of the index: its whole share when it shares no character with a
- * trigram already chosen from its text (different words, or distant parts of one, occur nearly
- * independently), the square root of it when it overlaps one (`feb` then `eba`: both hold `eb`).
+ * Each text's trigrams with their documents in `index`, rarest first; undefined when one of them is
+ * in none of its entities (the index cannot match).
  */
-function _choose(texts: ReadonlyArray<readonly Counted[]>, size: number, budget: number): string[] | undefined {
-  const byRarity = (a: Counted, b: Counted) => a.documents - b.documents;
-  const sorted = texts.map((trigrams) => [...trigrams].sort(byRarity));
-  if (sorted.some((trigrams) => trigrams[0]!.documents === 0)) return undefined;
-  const firsts = sorted.map((trigrams) => trigrams[0]!).sort(byRarity);
-  const others = sorted.flatMap((trigrams) => trigrams.slice(1)).sort(byRarity);
+function _counted(texts: ReadonlyArray<ReadonlyArray<{ trigram: string; word: number; at: number; byIndex: Map<string, number> }>>, index: string): Counted[][] | undefined {
+  const counted: Counted[][] = [];
+  for (const trigrams of texts) {
+    const list: Counted[] = [];
+    for (const { trigram, word, at, byIndex } of trigrams) {
+      const documents = byIndex.get(index) ?? 0;
+      if (documents === 0) return undefined;
+      list.push({ trigram, word, at, documents });
+    }
+    counted.push(list.sort(_byRarity));
+  }
+  return counted;
+}
+
+const _byRarity = (a: Counted, b: Counted) => a.documents - b.documents;
+
+/**
+ * The trigrams to AND in one index of `size` entities (see `match`), from each text's trigrams,
+ * rarest first. The candidates are estimated as the first trigram's documents times each further
+ * trigram's share of the index: its whole share when it shares no character with a trigram already
+ * chosen from its text (different words, or distant parts of one, occur nearly independently), the
+ * square root of it when it overlaps one (`feb` then `eba`: both hold `eb`).
+ */
+function _choose(texts: Counted[][] | undefined, size: number, budget: number): string[] | undefined {
+  if (texts === undefined) return undefined;
+  const firsts: Counted[] = [];
+  const others: Counted[] = [];
+  for (const trigrams of texts) {
+    firsts.push(trigrams[0]!);
+    for (let i = 1; i < trigrams.length; i++) others.push(trigrams[i]!);
+  }
+  firsts.sort(_byRarity);
+  others.sort(_byRarity);
   const chosen: Counted[] = [];
   let estimate = firsts[0]!.documents;
   let entries = 0;
-  for (const candidate of [...firsts, ...others]) {
-    if (chosen.length >= MAX_TRIGRAMS) break;
-    if (chosen.some(({ trigram }) => trigram === candidate.trigram)) continue;
-    const share = size > 0 ? Math.min(1, candidate.documents / size) : 1;
-    const overlaps = chosen.some(({ word, at }) => word === candidate.word && Math.abs(at - candidate.at) < 3);
-    const after = estimate * (overlaps ? Math.sqrt(share) : share);
-    const worth = chosen.length === 0
-      || (estimate > budget
-        ? entries + candidate.documents <= DOCLIST_ENTRIES_PER_BUDGET * budget
-        : candidate.documents < DOCLIST_ENTRIES_PER_CANDIDATE * (estimate - after));
-    if (!worth) continue;
-    chosen.push(candidate);
-    entries += candidate.documents;
-    if (chosen.length > 1) estimate = after;
+  for (const list of [firsts, others]) {
+    for (const candidate of list) {
+      if (chosen.length >= MAX_TRIGRAMS) break;
+      let overlaps = false;
+      let repeated = false;
+      for (const { trigram, word, at } of chosen) {
+        if (trigram === candidate.trigram) repeated = true;
+        if (word === candidate.word && Math.abs(at - candidate.at) < 3) overlaps = true;
+      }
+      if (repeated) continue;
+      const share = size > 0 ? Math.min(1, candidate.documents / size) : 1;
+      const after = estimate * (overlaps ? Math.sqrt(share) : share);
+      const worth = chosen.length === 0
+        || (estimate > budget
+          ? entries + candidate.documents <= DOCLIST_ENTRIES_PER_BUDGET * budget
+          : candidate.documents < DOCLIST_ENTRIES_PER_CANDIDATE * (estimate - after));
+      if (!worth) continue;
+      chosen.push(candidate);
+      entries += candidate.documents;
+      if (chosen.length > 1) estimate = after;
+    }
   }
   return chosen.map(({ trigram }) => trigram);
 }
