@@ -3,7 +3,8 @@
 // one global order, ord: prominence (higher first, none last), then the shorter name, then id,
 // then family. Then, all in ord order: search_entities (the folded name and slug), search_exact
 // (every exact key, by key then ord), the FTS5 trigram indexes (rowid = ord; one per named family and
-// one over the default families) and each index's trigram counts. Text is folded in JS (snapshot/fold.ts, as the server folds a query).
+// one over the default families) and each index's trigram counts. Text is folded in JS
+// (snapshot/fold.ts, as the server folds a query).
 import type Database from "better-sqlite3";
 import { fold } from "../snapshot/fold.ts";
 import { SEARCH_KEY_FAMILIES, SEARCH_TRIGRAM_INDEXES, searchLayout, type SearchKeyFamily } from "../snapshot/search-keys.ts";
@@ -89,16 +90,15 @@ INSERT INTO search_exact (key, ord, entity_type, entity_id)
   SELECT DISTINCT key, ord, entity_type, entity_id FROM (
     ${SEARCH_KEY_FAMILIES.flatMap(exactSelects).join("\n    UNION ALL ")})
   ORDER BY key, ord;
-${SEARCH_TRIGRAM_INDEXES.map(({ name, families: indexed }) => `
+${SEARCH_TRIGRAM_INDEXES.map(({ name, families: indexed }) => ({ name, inIndex: `entity_type IN (${indexed.map((family) => `'${family}'`).join(", ")})` })).map(({ name, inIndex }) => `
 INSERT INTO search_fts_${name} (search_fts_${name}, rank) VALUES ('hashsize', ${FTS_BUILD_HASH_BYTES});
-INSERT INTO search_fts_${name} (rowid, words) SELECT ord, ${ftsText} FROM search_entities
-  WHERE entity_type IN (${indexed.map((family) => `'${family}'`).join(", ")}) ORDER BY ord;
+INSERT INTO search_fts_${name} (rowid, words) SELECT ord, ${ftsText} FROM search_entities WHERE ${inIndex} ORDER BY ord;
 INSERT INTO search_fts_${name} (search_fts_${name}) VALUES ('optimize');
 INSERT INTO search_fts_${name} (search_fts_${name}, rank) VALUES ('hashsize', ${FTS_DEFAULT_HASH_BYTES});
 CREATE VIRTUAL TABLE temp.search_vocab USING fts5vocab(main, search_fts_${name}, row);
 INSERT INTO search_trigrams (trigram, search_index, documents) SELECT term, '${name}', doc FROM temp.search_vocab;
 INSERT INTO search_trigrams (trigram, search_index, documents)
-  SELECT '', '${name}', count(*) FROM search_entities WHERE entity_type IN (${indexed.map((family) => `'${family}'`).join(", ")});
+  SELECT '', '${name}', count(*) FROM search_entities WHERE ${inIndex};
 DROP TABLE temp.search_vocab;`).join("\n")}
 DROP TABLE search_order;
 DROP TABLE search_scores;

@@ -80,9 +80,11 @@ export function createSearchIndex(
   entries: SearchEntries,
   candidateLimit = SEARCH_CANDIDATE_LIMIT,
 ): SearchIndex {
+  /** A family's entry for the row whose id is `id` (an SQL expression). */
+  const entryOf = (family: SearchKeyFamily, id: string): string =>
+    `SELECT ${entries.families[family]!} FROM ${SEARCH_KEY_TABLES[family]} WHERE id = ${id}`;
   const entry = (keyed: readonly SearchKeyFamily[]): string =>
-    `CASE c.entity_type ${keyed.map((family) =>
-      `WHEN '${family}' THEN (SELECT ${entries.families[family]!} FROM ${SEARCH_KEY_TABLES[family]} WHERE id = c.entity_id)`).join(" ")} END`;
+    `CASE c.entity_type ${keyed.map((family) => `WHEN '${family}' THEN (${entryOf(family, "c.entity_id")})`).join(" ")} END`;
   // Class 1: the query's range of search_exact, already in ord order, kept to the named families;
   // a raw key's range (a family declaring one) is a second statement, merged by ord. The key is
   // bound as a one-key range: as `key = ?` the statement cost ~100 µs more per run (SQLite planned
@@ -117,10 +119,10 @@ export function createSearchIndex(
       WHERE (${wordPrefixes}) OR ${startsWith}${substrings === 1 ? ` OR ${substring}` : ""}`).raw();
   });
   const entryStatements = new Map<SearchKeyFamily, Database.Statement<[string], string>>();
-  const entryOf = (family: SearchKeyFamily, id: string): string | null => {
+  const entryById = (family: SearchKeyFamily, id: string): string | null => {
     let statement = entryStatements.get(family);
     if (statement === undefined) {
-      statement = snapshot.prepare<[string], string>(`SELECT ${entries.families[family]!} FROM ${SEARCH_KEY_TABLES[family]} WHERE id = ?`).pluck();
+      statement = snapshot.prepare<[string], string>(entryOf(family, "?")).pluck();
       entryStatements.set(family, statement);
     }
     return statement.get(id) ?? null;
@@ -175,7 +177,7 @@ export function createSearchIndex(
       for (const [, entry] of exactRows) if (add(entry)) return [...hits];
       const named = keyed.filter((family) => searchLayout[family].name !== undefined || searchLayout[family].slug !== undefined);
       if (named.length === 0 || query === "") return [...hits];
-      const indexes = _indexesFor(named);
+      const indexes = searchIndexesFor(named);
 
       // Classes 2 and 3: entities holding the trigrams of ' ' + each query word (of the whole
       // query when every word has one character: ' a b'). Class 4: those holding the query's.
@@ -195,7 +197,7 @@ export function createSearchIndex(
             if (add(entry)) return [...hits];
           } else later[matchClass - 3]!.push([family, id]);
         }
-        for (const [family, id] of later.flat()) if (add(entryOf(family, id))) return [...hits];
+        for (const [family, id] of later.flat()) if (add(entryById(family, id))) return [...hits];
       }
       if (onePass || substringMatch === undefined) return [...hits];
 
@@ -218,7 +220,7 @@ const INDEX_FAMILIES = new Map(SEARCH_TRIGRAM_INDEXES.map(({ name, families }) =
 const DEFAULT_INDEX = SEARCH_TRIGRAM_INDEXES.find(({ name }) => name === "default")!;
 
 /** The trigram indexes a search of the named families reads: `default` when it names all of its families, else each family's own. */
-function _indexesFor(named: readonly SearchKeyFamily[]): string[] {
+export function searchIndexesFor(named: readonly SearchKeyFamily[]): string[] {
   if (!DEFAULT_INDEX.families.every((family) => named.includes(family))) return [...named];
   return [DEFAULT_INDEX.name, ...named.filter((family) => !DEFAULT_INDEX.families.includes(family))];
 }

@@ -13,7 +13,9 @@ import { fold, foldedWords } from "../../snapshot/fold.ts";
 import { NAMED_SEARCH_FAMILIES, SEARCH_KEY_FAMILIES, SEARCH_TRIGRAM_INDEXES, type SearchKeyFamily } from "../../snapshot/search-keys.ts";
 import { writeSample } from "../../data/sample.ts";
 import { handleSearchKey, normaliseHandle } from "../../snapshot/x-ids.ts";
-import { candidateTrigrams, createSearchIndex, SEARCH_CANDIDATE_LIMIT, type SearchEntries, type SearchFamily } from "../../server/operations/search-index.ts";
+import {
+  candidateTrigrams, createSearchIndex, SEARCH_CANDIDATE_LIMIT, searchIndexesFor, type SearchEntries, type SearchFamily,
+} from "../../server/operations/search-index.ts";
 
 const AS_OF = new Date("2026-11-21T12:00:00.000Z");
 const X_SECRET = "trigram-test";
@@ -153,9 +155,7 @@ test("a query whose two passes would read the same trigrams gets one pass, and s
   const pieces = [...new Set(names.flatMap((name) => name.split(" ").filter((word) => word.length >= 4).map((word) => word.slice(0, 5))))];
   let onePass = 0;
   for (const families of familySets) {
-    const named = families.filter((family) => NAMED_SEARCH_FAMILIES.includes(family as SearchKeyFamily));
-    const indexes = named.length === 5 && !named.some((family) => ["news", "event", "narrative"].includes(family))
-      ? ["default"] : named.length > 5 ? ["default", ...named.filter((family) => ["news", "event", "narrative"].includes(family))] : named;
+    const indexes = searchIndexesFor(NAMED_SEARCH_FAMILIES.filter((family) => families.includes(family)));
     for (const query of pieces) {
       const words = trigrams.match([` ${query}`], indexes);
       const substrings = trigrams.match([query], indexes);
